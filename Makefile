@@ -1,0 +1,31 @@
+# The two commands a newcomer needs: `make run` and `make test` (each installs first).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/mmtsb run
+
+test: install
+	$(BIN)/python -m pytest -n 2 tests
+
+bench: install
+	$(BIN)/python benchmarks/world_snapshot_diff.py
+	$(BIN)/python benchmarks/search_ranking.py
+
+lint: install
+	$(BIN)/ruff check mmtsb tests benchmarks
+
+clean:
+	rm -rf $(VENV) outputs/*

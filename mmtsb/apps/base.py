@@ -1,0 +1,56 @@
+"""The shape every app follows: its tables, its tool modules, and how it seeds the base world.
+
+Adding an app is mechanical: create ``mmtsb/apps/<name>/`` with ``schema.py`` (tables), ``seed.py``
+(base rows for the base people), ``tools.py`` (``@tool`` functions) and an ``__init__.py`` that exposes
+``APP = App(...)``; then list the package in :data:`mmtsb.apps.APP_PACKAGES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from random import Random
+from typing import TYPE_CHECKING, Callable
+
+from mmtsb.world.schema import Table
+
+if TYPE_CHECKING:
+    from mmtsb.world.people import Person
+    from mmtsb.world.world import World
+
+
+@dataclass(frozen=True)
+class BaseContext:
+    """What app seeds need to build the base world before a scenario's entities are injected."""
+
+    people: tuple["Person", ...]          # base users, ids 1..110 (the main user among them)
+    main_user: "Person"
+    reference_time: datetime
+    rng: Random
+
+    def person(self, user_id: int) -> "Person":
+        return next(p for p in self.people if p.id == user_id)
+
+
+@dataclass(frozen=True)
+class App:
+    """One simulated app (or device-side domain).
+
+    Attributes:
+        name: the app name, also the SQL schema of its tables (``gmail``) except for device tables.
+        tables: its tables.
+        tool_modules: dotted module paths whose ``@tool`` functions belong to this app.
+        seed: fills base rows (users, defaults) into a fresh World.
+        companions: table key -> other tables that the same user actions write as side effects
+            (e.g. sending an email also writes thread rows); guardrails do not count those writes.
+        id_offsets: table key -> offset added to small numbers in reference strings (``gmail_email_5``).
+        login_username: how the app's login identifies the main user: ``email`` or ``phone_number``.
+    """
+
+    name: str
+    tables: tuple[Table, ...]
+    tool_modules: tuple[str, ...] = ()
+    seed: Callable[["World", BaseContext], None] | None = None
+    companions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    id_offsets: dict[str, int] = field(default_factory=dict)
+    login_username: str = "email"

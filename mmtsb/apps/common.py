@@ -1,0 +1,135 @@
+"""Helpers shared by app tools: the acting user, API-style errors, pagination, sorting, text search.
+
+They encode the calling conventions of the reference (TOOLS.md §4) once, so every app behaves alike.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Callable, Iterable, Sequence
+
+from mmtsb.world import device
+from mmtsb.world.world import World
+
+PAGE_LIMIT_MAX = 20
+
+
+def api_error(message: str) -> ValueError:
+    """The reference's error for a failed app API call: ``ValueError("API error: ...")``."""
+    return ValueError(f"API error: {message}")
+
+
+def current_user(world: World, app: str) -> dict[str, Any]:
+    """The row of ``<app>.users`` for the account logged in to ``app`` (PermissionError if logged out)."""
+    session = device.session_of(world, app)
+    if session is None:
+        raise PermissionError(f"Not authenticated to {app}. Call {app}_login() first.")
+    column = "phone_number" if app == "phone" else "email"
+    rows = world.select(f"{app}.users", f'"{column}" = ?', (session["username"],))
+    if not rows:
+        raise api_error(f"The account {session['username']!r} no longer exists in {app}.")
+    return rows[0]
+
+
+def current_user_id(world: World, app: str) -> int:
+    return int(current_user(world, app)["id"])
+
+
+def check_page(page_index: int | None, page_limit: int | None, *, max_limit: int = PAGE_LIMIT_MAX) -> tuple[int, int]:
+    """Validate pagination arguments (defaults 0 and 5; limit 1..20)."""
+    page_index = 0 if page_index is None else page_index
+    page_limit = 5 if page_limit is None else page_limit
+    if page_index < 0:
+        raise api_error("page_index must be >= 0.")
+    if not 1 <= page_limit <= max_limit:
+        raise api_error(f"page_limit must be between 1 and {max_limit}.")
+    return page_index, page_limit
+
+
+def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | None, *,
+             max_limit: int = PAGE_LIMIT_MAX) -> list[Any]:
+    """One page of items (after validating the arguments)."""
+    page_index, page_limit = check_page(page_index, page_limit, max_limit=max_limit)
+    start = page_index * page_limit
+    return list(items[start:start + page_limit])
+
+
+def parse_sort_by(sort_by: str | None, allowed: Iterable[str]) -> tuple[str, bool] | None:
+    """``"-created_at"`` -> ``("created_at", True)``; validates the attribute against ``allowed``."""
+    if sort_by is None or sort_by == "":
+        return None
+    allowed = list(allowed)
+    text = sort_by.strip()
+    descending = text.startswith("-")
+    attr = text.lstrip("+-").strip()
+    if attr not in allowed:
+        raise api_error(f"Invalid sort_by {sort_by!r}. Use +/- followed by one of: {', '.join(allowed)}.")
+    return attr, descending
+
+
+def sort_rows(rows: list[dict[str, Any]], sort_by: str | None, allowed: Iterable[str]) -> list[dict[str, Any]]:
+    """Sort dict rows by a ``+attr``/``-attr`` spec (None values last)."""
+    spec = parse_sort_by(sort_by, allowed)
+    if spec is None:
+        return rows
+    attr, descending = spec
+    present = [r for r in rows if r.get(attr) is not None]
+    missing = [r for r in rows if r.get(attr) is None]
+    present.sort(key=lambda r: r[attr], reverse=descending)
+    return present + missing
+
+
+_WORD = re.compile(r"\w+")
+
+
+def tokens(text: str | None) -> list[str]:
+    return _WORD.findall((text or "").lower())
+
+
+def relevance(query: str, *fields: str | None) -> float:
+    """A simple relevance score: the share of query words found in the fields (0 when none)."""
+    q = tokens(query)
+    if not q:
+        return 0.0
+    hay = set(tokens(" ".join(f or "" for f in fields)))
+    hits = sum(1 for w in q if w in hay or any(h.startswith(w) for h in hay))
+    return hits / len(q)
+
+
+def search_rank(rows: list[dict[str, Any]], query: str | None, text_of: Callable[[dict[str, Any]], Iterable[str | None]],
+                ) -> list[dict[str, Any]]:
+    """Filter rows to those matching the query words, most relevant first (stable for ties)."""
+    if not query or not query.strip():
+        return rows
+    scored = [(relevance(query, *text_of(r)), i, r) for i, r in enumerate(rows)]
+    return [r for s, i, r in sorted((x for x in scored if x[0] > 0), key=lambda x: (-x[0], x[1]))]
+
+
+def paged_search(rows: list[dict[str, Any]], query: str | None, text_of: Callable[[dict[str, Any]], Iterable[str | None]],
+                 page_index: int | None, page_limit: int | None, sort_by: str | None, allowed_sort: Iterable[str],
+                 default_sort: str | None = None) -> list[dict[str, Any]]:
+    """The reference listing convention (TOOLS.md §4): with a query, rank by relevance, paginate, then
+    sort within the page; without one, sort (``default_sort`` when none is given) and paginate."""
+    allowed_sort = list(allowed_sort)
+    if query and query.strip():
+        page = paginate(search_rank(rows, query, text_of), page_index, page_limit)
+        return sort_rows(page, sort_by, allowed_sort) if sort_by else page
+    ordered = sort_rows(rows, sort_by or default_sort, allowed_sort)
+    return paginate(ordered, page_index, page_limit)
+
+
+def parse_date(text: str, field: str) -> datetime:
+    """Parse ``YYYY-MM-DD`` or ``YYYY-MM-DD|HH:MM:SS`` (AppWorld formats) with a clear error."""
+    for fmt in ("%Y-%m-%d|%H:%M:%S", "%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"):
+        try:
+            return datetime.strptime(text.strip(), fmt)
+        except (ValueError, AttributeError):
+            continue
+    raise api_error(f"Invalid {field} {text!r}: use YYYY-MM-DD or YYYY-MM-DD|HH:MM:SS.")
+
+
+def require_non_empty(value: str | None, field: str) -> str:
+    if value is None or not str(value).strip():
+        raise api_error(f"{field} must not be empty.")
+    return value

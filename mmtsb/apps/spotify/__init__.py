@@ -1,0 +1,5 @@
+"""Placeholder: the spotify app is being built (tables, seed and tools land here)."""
+
+from mmtsb.apps.base import App
+
+APP = App(name="spotify", tables=())
