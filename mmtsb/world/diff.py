@@ -70,18 +70,16 @@ class WorldDiff:
 def diff_rows(table: str, before: dict[Any, dict[str, Any]], after: dict[Any, dict[str, Any]]) -> TableDiff:
     """Diff two ``{primary key: row}`` maps of one table."""
     d = TableDiff(table)
-    for k, row in after.items():
-        old = before.get(k)
+    for k in sorted(after, key=key_order):
+        old, row = before.get(k), after[k]
         if old is None:
             d.added.append(row)
         elif old != row:
             d.updated.append(RowUpdate(k, old, row))
-    d.deleted = [row for k, row in before.items() if k not in after]
-    d.added.sort(key=lambda r: _sort_key(r))
-    d.deleted.sort(key=lambda r: _sort_key(r))
-    d.updated.sort(key=lambda u: str(u.key))
+    d.deleted = [before[k] for k in sorted(before, key=key_order) if k not in after]
     return d
 
 
-def _sort_key(row: dict[str, Any]) -> str:
-    return str(next(iter(row.values()), ""))
+def key_order(key: Any) -> tuple[str, Any]:
+    """Sort primary keys of mixed types deterministically (by type name, then value)."""
+    return (type(key).__name__, key)

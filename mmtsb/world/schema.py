@@ -127,7 +127,10 @@ class Table:
         for c in self.columns:
             sql_type = COLUMN_TYPES[c.type]
             if c.name == self.primary_key:
-                cols.append(f'"{c.name}" {sql_type} PRIMARY KEY')
+                # AUTOINCREMENT: ids of deleted rows are never reused, so a new row is never mistaken
+                # for an update of a deleted one when worlds are diffed by primary key
+                auto = " AUTOINCREMENT" if c.type == "int" else ""
+                cols.append(f'"{c.name}" {sql_type} PRIMARY KEY{auto}')
             else:
                 cols.append(f'"{c.name}" {sql_type}')
         return f'CREATE TABLE {self.qualified} ({", ".join(cols)})'

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any, Iterable, Iterator, Sequence
 
 from mmtsb.world.clock import Clock
-from mmtsb.world.diff import RowUpdate, TableDiff, WorldDiff, diff_rows
+from mmtsb.world.diff import RowUpdate, TableDiff, WorldDiff, diff_rows, key_order
 from mmtsb.world.schema import Table, schemas_of
 
 #: the schema that holds harness bookkeeping (login sessions); never diffed
@@ -262,9 +262,9 @@ class World:
                 d.updated.append(RowUpdate(new_row[t.primary_key], old_row, new_row))
         for d in out.tables.values():
             pk = self.tables[d.table].primary_key
-            d.added.sort(key=lambda r: (str(type(r.get(pk))), r.get(pk)))
-            d.deleted.sort(key=lambda r: (str(type(r.get(pk))), r.get(pk)))
-            d.updated.sort(key=lambda u: (str(type(u.key)), u.key))
+            d.added.sort(key=lambda r: key_order(r.get(pk)))
+            d.deleted.sort(key=lambda r: key_order(r.get(pk)))
+            d.updated.sort(key=lambda u: key_order(u.key))
         return out
 
     def diff_full(self, a: Snapshot, b: Snapshot) -> WorldDiff:

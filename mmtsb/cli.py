@@ -1,0 +1,148 @@
+"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``run``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+
+def _registry_for_level(level: str):
+    from mmtsb.tools.toolbox import full_registry
+
+    if level != "full":
+        raise SystemExit(f"mmtsb: toolbox level {level!r} is not available yet (levels: full)")
+    return full_registry()
+
+
+def cmd_tools_list(args: argparse.Namespace) -> int:
+    registry = _registry_for_level(args.level)
+    rows = [{"name": s.name, "domain": s.domain,
+             "params": [{"name": p.name, "type": p.catalog_type, "required": p.required,
+                         "default": _jsonable(p.catalog_default)} for p in s.params],
+             "visible_to": list(s.visible_to), "mutates": s.mutates} for s in registry]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} tools at level {args.level}")
+    for col in ("name", "domain", "params", "visible to", "mutates"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["name"], r["domain"], ", ".join(p["name"] + ("" if p["required"] else "?") for p in r["params"]),
+                      ",".join(r["visible_to"]), "yes" if r["mutates"] else "")
+    Console().print(table)
+    return 0
+
+
+def _jsonable(v: Any) -> Any:
+    try:
+        json.dumps(v)
+        return v
+    except TypeError:
+        return repr(v)
+
+
+def _scenario_paths(raw: Sequence[str]) -> list[Path]:
+    from mmtsb.scenarios.loader import expand_paths
+
+    paths = expand_paths(raw)
+    if not paths:
+        raise SystemExit("mmtsb: no scenario files found in " + " ".join(raw))
+    return paths
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from mmtsb.scenarios.validate import validate_file
+
+    registry = _registry_for_level("full")
+    reports = [validate_file(p, registry, image_root=args.image_root, images=args.images)
+               for p in _scenario_paths(args.paths)]
+    if args.json:
+        print(json.dumps([r.to_dict() for r in reports]))
+    else:
+        for r in reports:
+            status = "ok" if r.ok else "FAIL"
+            print(f"{status:4} {r.file}")
+            for e in r.errors:
+                print(f"     error: {e}")
+            if r.missing_tools:
+                print(f"     missing tools (not implemented yet): {', '.join(r.missing_tools)}")
+            for w in r.warnings:
+                print(f"     warning: {w}")
+        n_ok = sum(r.ok for r in reports)
+        print(f"{n_ok}/{len(reports)} scenario file(s) valid")
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def cmd_gold_check(args: argparse.Namespace) -> int:
+    from mmtsb.scenarios.loader import ScenarioError
+    from mmtsb.scenarios.validate import gold_check_file
+
+    results = []
+    ok = True
+    for p in _scenario_paths(args.paths):
+        try:
+            r = gold_check_file(p, image_root=args.image_root, images=args.images,
+                                strict_reference=args.strict_reference)
+            row = {"file": r["file"], "f1_gold": r["f1_gold"], "f1_untouched": r["f1_untouched"]}
+            passed = r["passed"]
+        except ScenarioError as e:
+            row = {"file": str(p), "f1_gold": None, "f1_untouched": None, "error": "; ".join(e.problems)}
+            passed = False
+        ok &= passed
+        results.append(row)
+        if not args.json:
+            if "error" in row:
+                print(f"FAIL {row['file']}: {row['error']}")
+            else:
+                print(f"{'ok' if passed else 'FAIL':4} {row['file']}: F1 gold={row['f1_gold']:.3f} "
+                      f"untouched={row['f1_untouched']:.3f}")
+    if args.json:
+        print(json.dumps(results))
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mmtsb", description="Evaluate visually grounded tool-calling agents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    tools = sub.add_parser("tools", help="inspect the toolbox").add_subparsers(dest="tools_command", required=True)
+    tl = tools.add_parser("list", help="list every registered tool")
+    tl.add_argument("--json", action="store_true", help="print JSON")
+    tl.add_argument("--level", default="full", help="toolbox level (full)")
+    tl.set_defaults(func=cmd_tools_list)
+
+    scen = sub.add_parser("scenarios", help="check scenario files").add_subparsers(dest="scen_command", required=True)
+    for name, func, helptext in (("validate", cmd_validate, "check files: schema, world loading, tables, tools"),
+                                 ("gold-check", cmd_gold_check, "score each file's expected changes (F1 must be 1)")):
+        p = scen.add_parser(name, help=helptext)
+        p.add_argument("paths", nargs="+", help="scenario files or directories")
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.add_argument("--images", choices=("require", "placeholder"), default="require",
+                       help="require real images, or draw placeholders for missing ones")
+        p.add_argument("--image-root", default=os.environ.get("MMTSB_IMAGE_ROOT"),
+                       help="folder that image_paths are relative to (default: $MMTSB_IMAGE_ROOT, else the file's folder)")
+        if name == "gold-check":
+            p.add_argument("--strict-reference", action="store_true",
+                           help="score exactly as the reference does (macro F1, its guardrails)")
+        p.set_defaults(func=func)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

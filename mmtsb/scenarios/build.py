@@ -1,0 +1,108 @@
+"""Build a scenario's initial world: base state, images, then the file's entities (SPEC.md §1 load order)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmtsb.apps.base_world import build_base_world
+from mmtsb.scenarios.entities import (coerce_row_ids, id_offsets, learn_main_user_id, reference_prefixes,
+                                      resolve_relative_cells)
+from mmtsb.scenarios.images import ImagesMode, MissingImagesError, load_images
+from mmtsb.scenarios.loader import ScenarioError
+from mmtsb.scenarios.model import AGENTSANDBOX_NAMESPACES, Scenario
+from mmtsb.world.world import Snapshot, UnknownTableError, World
+
+
+@dataclass
+class ScenarioWorld:
+    """A scenario's world right before play, with the snapshot that scoring compares against."""
+
+    scenario: Scenario
+    world: World
+    initial: Snapshot
+    main_user_id: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def build_world(scenario: Scenario, *, image_root: str | Path | None = None, images: ImagesMode = "require",
+                file: str | Path = "<memory>", frozen_clock: bool = True, seed: int = 0,
+                auto_login: bool = True) -> ScenarioWorld:
+    """Load everything a scenario needs into a fresh World; raises ScenarioError listing every problem."""
+    main_id = learn_main_user_id(scenario)
+    world = build_base_world(scenario.device_state_id, main_id, scenario.reference_time, frozen_clock=frozen_clock,
+                             seed=seed, auto_login=auto_login)
+    problems: list[str] = []
+    warnings: list[str] = []
+    root = Path(image_root) if image_root is not None else Path(file).parent
+    try:
+        for raw, data in load_images(scenario.image_paths, root, images):
+            world.images.add_bytes(data, source=raw)
+    except MissingImagesError as e:
+        problems.append(f"image_paths: {e}")
+    problems += inject_agentsandbox(world, scenario, warnings)
+    problems += inject_appworld(world, scenario)
+    if problems:
+        world.close()
+        raise ScenarioError(file, problems)
+    world.metadata.update({"scenario": scenario.name, "main_user_id": main_id})
+    return ScenarioWorld(scenario, world, world.snapshot(), main_id, warnings)
+
+
+def inject_agentsandbox(world: World, scenario: Scenario, warnings: list[str]) -> list[str]:
+    """Device-namespace rows (``agentsandbox_entities``); unknown keys are reported as warnings."""
+    problems = []
+    for key, rows in scenario.agentsandbox_entities.items():
+        namespace = AGENTSANDBOX_NAMESPACES.get(key.lower())
+        if namespace is None or not world.has_table(namespace):
+            warnings.append(f"agentsandbox_entities[{key!r}]: unknown namespace, skipped (the reference skips it "
+                            f"too); known: {', '.join(AGENTSANDBOX_NAMESPACES)}")
+            continue
+        for i, row in enumerate(rows):
+            where = f"agentsandbox_entities[{key!r}][{i}]"
+            clean = {k: v for k, v in row.items() if k != "sandbox_message_index"}
+            if not clean or all(v is None for v in clean.values()):
+                problems.append(f"{where}: an entirely empty row is not allowed")
+                continue
+            clean = resolve_relative_cells(clean, scenario.reference_time)
+            problems += _write(world, namespace, clean, where, merge_single=namespace == "SETTING")
+    return problems
+
+
+def inject_appworld(world: World, scenario: Scenario) -> list[str]:
+    """App rows (``appworld_entities``): empty the Amazon cart, then upsert with id coercion."""
+    problems = []
+    if world.has_table("amazon.cart_entries"):
+        world.db.execute('DELETE FROM "amazon"."cart_entries"')
+    prefixes, offsets = reference_prefixes(), id_offsets()
+    for key, rows in scenario.appworld_entities.items():
+        if not world.has_table(key) or "." not in key:
+            problems.append(f"appworld_entities[{key!r}]: unknown table; tables are written 'app.table', e.g. "
+                            f"'gmail.emails'")
+            continue
+        for i, row in enumerate(rows):
+            where = f"appworld_entities[{key!r}][{i}]"
+            clean = resolve_relative_cells(coerce_row_ids(row, prefixes, offsets), scenario.reference_time)
+            problems += _write(world, key, clean, where)
+    if world.has_table("amazon.payment_cards"):
+        from mmtsb.apps.amazon import refresh_expired_cards
+
+        refresh_expired_cards(world)
+    return problems
+
+
+def _write(world: World, key: str, row: dict, where: str, *, merge_single: bool = False) -> list[str]:
+    table = world.table(key)
+    unknown = [c for c in row if not table.has(c)]
+    if unknown:
+        return [f"{where}: unknown column(s) {unknown} for table {key}; its columns are {table.column_names}"]
+    try:
+        existing = world.rows(key) if merge_single else []
+        if merge_single and len(existing) == 1:
+            world.update(key, existing[0][table.primary_key], row)
+        else:
+            world.insert(key, row, replace=True)
+    except (sqlite3.Error, UnknownTableError, ValueError, TypeError) as e:
+        return [f"{where}: cannot insert into {key}: {e}"]
+    return []

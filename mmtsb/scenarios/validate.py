@@ -1,0 +1,155 @@
+"""``mmtsb scenarios validate`` and ``gold-check``: per-file checks that never stop at the first bad file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mmtsb.scenarios.build import ScenarioWorld, build_world
+from mmtsb.scenarios.images import ImagesMode
+from mmtsb.scenarios.loader import ScenarioError, load_scenario
+from mmtsb.scenarios.model import Scenario
+from mmtsb.tools.registry import ToolRegistry
+from mmtsb.world.world import World
+
+#: bookkeeping timestamps a real update would refresh (gold application stamps them)
+UPDATE_STAMPS = ("updated_at", "modified_at", "last_updated_at", "last_modified_at")
+
+
+@cache
+def reference_tool_names() -> frozenset[str]:
+    """Names of the released toolbox's 511 FULL tools (shipped as data with the package)."""
+    data = json.loads(resources.files("mmtsb.tools").joinpath("reference_tools.json").read_text())
+    return frozenset(data["tools"])
+
+
+@dataclass
+class ValidationReport:
+    file: str
+    ok: bool = True
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    missing_tools: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def spec_problems(scenario: Scenario, world: World) -> list[str]:
+    """Every table and column an entity-diff spec names must exist."""
+    problems = []
+    for i, spec in enumerate(scenario.entity_diff_specs):
+        where = f"entity_diff_specs[{i}] ({spec.operation} {spec.table_key})"
+        if not world.has_table(spec.table_key):
+            problems.append(f"{where}: unknown table {spec.table_key!r}")
+            continue
+        t = world.table(spec.table_key)
+        cols: list[str] = []
+        cols += list((spec.entity_data or {}).keys())
+        cols += list((spec.expected_fields or {}).keys())
+        cols += list((spec.column_similarity_measure or {}).keys())
+        if spec.entity_id_column:
+            cols.append(spec.entity_id_column)
+        unknown = sorted({c for c in cols if not t.has(c)})
+        if unknown:
+            problems.append(f"{where}: unknown column(s) {unknown}; {t.key} has {t.column_names}")
+    return problems
+
+
+def message_problems(scenario: Scenario) -> list[str]:
+    n = len(scenario.image_paths)
+    problems = []
+    for i, m in enumerate(scenario.messages):
+        bad = [x for x in (m.image_ids or []) if not 0 <= x < n]
+        if bad:
+            problems.append(f"messages[{i}].image_ids: {bad} out of range (the file has {n} image(s), ids 0..{n - 1})")
+    if scenario.messages and (scenario.messages[-1].sender, scenario.messages[-1].recipient) == ("SYSTEM", "AGENT"):
+        problems.append("messages: the last scripted message must not be SYSTEM->AGENT")
+    for i, d in enumerate(scenario.metadata.image_delivery_map):
+        bad = [x for x in d.image_ids if not 0 <= x < n]
+        if bad:
+            problems.append(f"metadata.image_delivery_map[{i}].image_ids: {bad} out of range")
+    return problems
+
+
+def tool_findings(scenario: Scenario, registry: ToolRegistry) -> tuple[list[str], list[str]]:
+    """(missing_tools, warnings) for ``metadata.expected_tools``."""
+    missing, warnings = [], []
+    for name in scenario.expected_tools:
+        if name in registry:
+            continue
+        if name in reference_tool_names():
+            missing.append(name)
+        else:
+            warnings.append(f"metadata.expected_tools: {name!r} is not a tool of the released toolbox "
+                            "(expected_tools is informational)")
+    return missing, warnings
+
+
+def load_and_build(path: Path, image_root: str | Path | None, images: ImagesMode) -> tuple[Scenario, ScenarioWorld]:
+    scenario = load_scenario(path)
+    return scenario, build_world(scenario, image_root=image_root, images=images, file=path)
+
+
+def validate_file(path: str | Path, registry: ToolRegistry, *, image_root: str | Path | None = None,
+                  images: ImagesMode = "require") -> ValidationReport:
+    report = ValidationReport(file=str(path))
+    try:
+        scenario, built = load_and_build(Path(path), image_root, images)
+    except ScenarioError as e:
+        report.errors.extend(e.problems)
+        report.ok = False
+        return report
+    try:
+        report.warnings.extend(built.warnings)
+        report.errors.extend(message_problems(scenario))
+        report.errors.extend(spec_problems(scenario, built.world))
+        report.missing_tools, tool_warnings = tool_findings(scenario, registry)
+        report.warnings.extend(tool_warnings)
+    finally:
+        built.world.close()
+    report.ok = not report.errors and not report.missing_tools
+    return report
+
+
+def apply_expected_changes(built: ScenarioWorld) -> None:
+    """Make exactly the changes a scenario's specs expect (the 'gold' final world)."""
+    world, now = built.world, built.world.clock.now_str()
+    for spec in built.scenario.entity_diff_specs:
+        key = spec.table_key
+        if spec.operation == "create":
+            world.insert(key, dict(spec.entity_data or {}))
+        elif spec.operation == "delete":
+            world.db.execute(f'DELETE FROM {world.table(key).qualified} WHERE "{spec.entity_id_column}" = ?',
+                             (spec.entity_id_value,))
+        else:
+            t = world.table(key)
+            fields = {k: v for k, v in (spec.expected_fields or {}).items() if t.has(k)}
+            fields.update({c: now for c in UPDATE_STAMPS if t.has(c) and c not in fields})
+            enc = t.encode_row(fields)
+            sets = ", ".join(f'"{c}" = ?' for c in enc)
+            world.db.execute(f'UPDATE {t.qualified} SET {sets} WHERE "{spec.entity_id_column}" = ?',
+                             [*enc.values(), spec.entity_id_value])
+
+
+def gold_check_file(path: str | Path, *, image_root: str | Path | None = None, images: ImagesMode = "require",
+                    strict_reference: bool = False) -> dict[str, Any]:
+    """Score the untouched initial world and the gold world against the scenario's own specs."""
+    from mmtsb.eval.entity_diff import EntityDiffOptions, evaluate_world
+
+    options = EntityDiffOptions(strict_reference=strict_reference)
+    scenario, built = load_and_build(Path(path), image_root, images)
+    try:
+        untouched = evaluate_world(scenario.entity_diff_specs, built.world, built.initial, options)
+        apply_expected_changes(built)
+        gold = evaluate_world(scenario.entity_diff_specs, built.world, built.initial, options)
+    finally:
+        built.world.close()
+    only_creates = all(s.operation == "create" for s in scenario.entity_diff_specs)
+    passed = gold.f1 == 1.0 and untouched.f1 < 1.0 and (not only_creates or untouched.f1 == 0.0)
+    return {"file": str(path), "f1_gold": gold.f1, "f1_untouched": untouched.f1, "passed": passed,
+            "gold": gold.to_dict(), "untouched": untouched.to_dict()}
