@@ -85,10 +85,11 @@ def inject_appworld(world: World, scenario: Scenario) -> list[str]:
             where = f"appworld_entities[{key!r}][{i}]"
             clean = resolve_relative_cells(coerce_row_ids(row, prefixes, offsets), scenario.reference_time)
             problems += _write(world, key, clean, where)
-    if world.has_table("amazon.payment_cards"):
-        from mmtsb.apps.amazon import refresh_expired_cards
+    from mmtsb.apps.amazon import refresh_expired_cards
+    from mmtsb.apps.file_system import drop_shadowed_seed_directories
 
-        refresh_expired_cards(world)
+    refresh_expired_cards(world)
+    drop_shadowed_seed_directories(world)
     return problems
 
 

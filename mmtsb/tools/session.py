@@ -67,8 +67,9 @@ class WorkingSet:
 
     def __init__(self, capacity: int = 100, pinned: Iterable[str] = ()) -> None:
         self.capacity = capacity
+        pinned = list(dict.fromkeys(pinned))  # keep the given order: names() stays deterministic
         self.pinned = set(pinned)
-        self._lru: OrderedDict[str, None] = OrderedDict((p, None) for p in self.pinned)
+        self._lru: OrderedDict[str, None] = OrderedDict((p, None) for p in pinned)
 
     def __contains__(self, name: object) -> bool:
         return name in self._lru
@@ -104,14 +105,16 @@ class ToolSession:
         mode: ``tool_use`` (discovery registers tools into the working set) or ``code_exec`` (all tools
             are available and discovery returns full docs).
         working_set: the LRU of discovered tools (tool-use mode); None offers every tool.
+        search_method: how discovery ranks tools: ``bm25`` (ours) or ``reference`` (keyword scoring).
     """
 
     def __init__(self, world: World, registry: ToolRegistry, *, mode: Mode = "tool_use",
-                 working_set: WorkingSet | None = None) -> None:
+                 working_set: WorkingSet | None = None, search_method: Literal["bm25", "reference"] = "bm25") -> None:
         self.world = world
         self.registry = registry
         self.mode = mode
         self.working_set = working_set
+        self.search_method = search_method
         self.history: list[ToolOutcome] = []
 
     def available(self, role: Role = "agent") -> list[ToolSpec]:
@@ -131,6 +134,9 @@ class ToolSession:
             if role not in spec.visible_to:
                 raise PermissionError(f"Tool {name!r} is not available to the {role} "
                                       f"(it is for: {', '.join(spec.visible_to)}).")
+            if role == "agent" and self.working_set is not None and name not in self.working_set:
+                raise PermissionError(f"Tool {name!r} is not in your working set (it was never found or has been "
+                                      "evicted); find it with api_docs_search_api_docs first.")
             kwargs = validate_arguments(spec, args_in)
             check_requirements(spec, self.world)
             target = self if spec.needs_context else self.world

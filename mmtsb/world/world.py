@@ -25,8 +25,10 @@ from mmtsb.world.clock import Clock
 from mmtsb.world.diff import RowUpdate, TableDiff, WorldDiff, diff_rows, key_order
 from mmtsb.world.schema import Table, schemas_of
 
-#: the schema that holds harness bookkeeping (login sessions); never diffed
-INTERNAL_SCHEMA = "main"
+#: the connection's own schema: device-side namespaces and harness bookkeeping live here, since SQLite
+#: attaches at most 10 further databases (one per AppWorld-style app)
+MAIN_SCHEMA = "main"
+MAX_ATTACHED = 10
 
 
 @dataclass(frozen=True)
@@ -69,17 +71,21 @@ class World:
                 raise ValueError(f"table {t.key} declared twice")
             self.tables[t.key] = t
             self._sql_names[(t.schema, t.name.lower())] = t
-        self.schemas = [s for s in schemas_of(tables) if s != INTERNAL_SCHEMA]
+        self.schemas = [MAIN_SCHEMA] + [s for s in schemas_of(tables) if s != MAIN_SCHEMA]
+        attached = self.schemas[1:]
+        if len(attached) > MAX_ATTACHED:
+            raise ValueError(f"SQLite attaches at most {MAX_ATTACHED} app schemas; got {len(attached)}: {attached}")
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA recursive_triggers = ON")  # REPLACE must log its implicit delete
         for schema in self.schemas:
-            self.db.execute(f"ATTACH DATABASE ':memory:' AS \"{schema}\"")
+            if schema != MAIN_SCHEMA:
+                self.db.execute(f"ATTACH DATABASE ':memory:' AS \"{schema}\"")
             self.db.execute(f'CREATE TABLE "{schema}"._changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, '
                             "tbl TEXT NOT NULL, pk TEXT, old TEXT, new TEXT)")
         for t in self.tables.values():
             self.db.execute(t.ddl())
-            if t.schema != INTERNAL_SCHEMA:
+            if not t.internal:
                 for trigger in _tracking_triggers(t):
                     self.db.execute(trigger)
         self.images = ImageStore()
@@ -271,7 +277,7 @@ class World:
         """Compare two snapshots table by table (cost ~ table sizes); works across worlds."""
         out = WorldDiff()
         for t in self.tables.values():
-            if t.internal or t.schema == INTERNAL_SCHEMA:
+            if t.internal:
                 continue
             before = self.rows_at(a, t.key)
             after = self.rows_at(b, t.key)

@@ -1,5 +1,44 @@
-"""Placeholder: the amazon app is being built (tables, seed and tools land here)."""
+"""Amazon: a shop (products, sellers, cart, wish list, orders, returns, reviews, Q&A, Prime)."""
 
+from __future__ import annotations
+
+from mmtsb.apps.amazon.schema import TABLES
+from mmtsb.apps.amazon.seed import seed
 from mmtsb.apps.base import App
+from mmtsb.world.world import World
 
-APP = App(name="amazon", tables=())
+PAYMENT_CARDS = "amazon.payment_cards"
+
+
+def refresh_expired_cards(world: World) -> int:
+    """Push every card whose expiry year is before the reference year to reference year + 2.
+
+    The reference does this after injecting a scenario's entities (SPEC.md §2.4 step 8), so cards copied
+    from old data stay usable at checkout. Returns how many cards changed.
+    """
+    year = world.clock.reference_time.year
+    expired = world.select(PAYMENT_CARDS, "expiry_year < ?", (year,))
+    for card in expired:
+        world.update(PAYMENT_CARDS, card["id"], {"expiry_year": year + 2})
+    return len(expired)
+
+
+APP = App(
+    name="amazon", tables=TABLES, tool_modules=(), seed=seed,
+    companions={
+        # placing an order writes its items, empties the cart (entries and promo code), lowers stock
+        "amazon.orders": ("amazon.order_items", "amazon.cart_entries", "amazon.carts", "amazon.products",
+                          "file_system.files"),
+        "amazon.order_items": ("amazon.orders", "amazon.cart_entries", "amazon.carts", "amazon.products"),
+        # moving a product between cart and wish list writes both
+        "amazon.cart_entries": ("amazon.wish_list_entries", "amazon.carts"),
+        "amazon.wish_list_entries": ("amazon.cart_entries",),
+        # a review or a return updates the product's rating / the item's returned quantity
+        "amazon.product_reviews": ("amazon.products",),
+        "amazon.returns": ("amazon.order_items",),
+        "amazon.prime_subscriptions": ("amazon.users", "file_system.files"),
+    },
+    id_offsets={"amazon.addresses": 300, "amazon.orders": 3200, "amazon.product_reviews": 16000},
+)
+
+__all__ = ["APP", "refresh_expired_cards"]

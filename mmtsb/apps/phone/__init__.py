@@ -1,5 +1,11 @@
-"""Placeholder: the phone app is being built (tables, seed and tools land here)."""
+"""Phone: the AppWorld phone app split into four tool domains that share one ``phone`` schema and the phone
+login token: ``phone`` (account), ``contacts``, ``messages`` (text and voice) and ``alarms``."""
 
 from mmtsb.apps.base import App
+from mmtsb.apps.phone.schema import COMPANIONS, TABLES
+from mmtsb.apps.phone.seed import seed
 
-APP = App(name="phone", tables=())
+APP = App(name="phone", tables=TABLES,
+          tool_modules=("mmtsb.apps.phone.account", "mmtsb.apps.phone.contacts", "mmtsb.apps.phone.messages",
+                        "mmtsb.apps.phone.alarms"),
+          seed=seed, companions=COMPANIONS, login_username="phone_number")
