@@ -139,9 +139,9 @@ def apply_expected_changes(built: ScenarioWorld) -> None:
 def gold_check_file(path: str | Path, *, image_root: str | Path | None = None, images: ImagesMode = "require",
                     strict_reference: bool = False) -> dict[str, Any]:
     """Score the untouched initial world and the gold world against the scenario's own specs."""
-    from mmtsb.eval.entity_diff import EntityDiffOptions, evaluate_world
+    from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 
-    options = EntityDiffOptions(strict_reference=strict_reference)
+    options = EvalOptions(strict_reference=strict_reference)
     scenario, built = load_and_build(Path(path), image_root, images)
     try:
         untouched = evaluate_world(scenario.entity_diff_specs, built.world, built.initial, options)
