@@ -1,0 +1,118 @@
+"""LLMClient: the one async entry point to every model, over ``litellm.acompletion``.
+
+One call = optional cache lookup -> per-attempt provider slot -> litellm (its own and the SDK's retries
+off) -> our tenacity policy on retryable errors only -> LLMResponse -> ledger. The API key is read from
+the configured env var at call time and never stored on the client, in responses, errors or logs.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from mmtsb.llm.cache import ResponseCache, cache_key
+from mmtsb.llm.config import ModelConfig
+from mmtsb.llm.errors import LLMError, classify
+from mmtsb.llm.images import ImageEncoder, ImageLike
+from mmtsb.llm.ledger import UsageLedger
+from mmtsb.llm.limits import ProviderLimits
+from mmtsb.llm.parse import to_llm_response
+from mmtsb.llm.retry import retrying
+from mmtsb.llm.runtime import litellm  # configured for offline, retry-free use
+from mmtsb.llm.types import LLMResponse
+
+log = logging.getLogger("mmtsb.llm")
+
+# Sent to custom endpoints configured without a key, so the OpenAI SDK never falls back to a real
+# OPENAI_API_KEY from the environment (which would leak it to a local or third-party server).
+NO_KEY = "no-key"
+
+Messages = list[dict[str, Any]]
+
+
+class LLMClient:
+    """Calls one configured model. Share ``limits`` (and usually ``images``) across all clients of a
+    process; give each episode its own ``ledger``."""
+
+    def __init__(self, config: ModelConfig, *, limits: ProviderLimits | None = None,
+                 ledger: UsageLedger | None = None, cache: ResponseCache | None = None,
+                 images: ImageEncoder | None = None) -> None:
+        self.config = config
+        self.limits = limits if limits is not None else ProviderLimits()
+        self.ledger = ledger if ledger is not None else UsageLedger()
+        self.cache = cache
+        self.images = images if images is not None else ImageEncoder()
+
+    @property
+    def provider(self) -> str:
+        return self.config.provider or ""
+
+    def image_part(self, image: ImageLike | bytes, mime_type: str | None = None,
+                   detail: str | None = None) -> dict[str, Any]:
+        """An ``image_url`` content part for ``image``, encoded once per distinct image (see ImageEncoder)."""
+        return self.images.content_part(image, mime_type, detail)
+
+    async def complete(self, messages: Messages, tools: list[dict[str, Any]] | None = None,
+                       tool_choice: str | dict[str, Any] | None = None, role: str = "agent") -> LLMResponse:
+        """One chat completion. Raises LLMError (naming model and provider) when it cannot succeed;
+        malformed tool-call arguments are returned in ``tool_calls[i].parse_error``, not raised."""
+        params = self.config.request_params()
+        key = None
+        if self.cache is not None:
+            key = cache_key(model=self.config.model, api_base=self.config.api_base, messages=messages,
+                            tools=tools, tool_choice=tool_choice, params=params)
+            if (hit := self.cache.get(key)) is not None:
+                self.ledger.add(role, hit.usage, hit.cost, cost_known=hit.cost_known, cached=True)
+                return hit
+        secret = self.config.api_key()
+        kwargs = self._request(messages, tools, tool_choice, params, secret)
+        attempts = 0
+        try:
+            async for attempt in retrying(self.config):
+                with attempt:
+                    attempts = attempt.retry_state.attempt_number
+                    response = await self._attempt(kwargs, secret)
+        except LLMError as exc:
+            raise exc.with_attempts(attempts) from None
+        self.ledger.add(role, response.usage, response.cost, cost_known=response.cost_known)
+        if self.cache is not None and key is not None:
+            self.cache.put(key, response)
+        return response
+
+    def _request(self, messages: Messages, tools: list[dict[str, Any]] | None, tool_choice: Any,
+                 params: dict[str, Any], secret: str | None) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": self.config.model, "messages": messages, "timeout": self.config.timeout_s,
+            "num_retries": 0, "max_retries": 0,  # only our retry policy applies
+            "drop_params": self.config.drop_params, **params}
+        if tools:
+            kwargs["tools"] = tools
+        if tool_choice is not None:
+            kwargs["tool_choice"] = tool_choice
+        if self.config.api_base:
+            kwargs["api_base"] = self.config.api_base
+        if secret is not None:
+            kwargs["api_key"] = secret
+        elif self.config.api_base:
+            kwargs["api_key"] = NO_KEY
+        return kwargs
+
+    async def _attempt(self, kwargs: dict[str, Any], secret: str | None) -> LLMResponse:
+        """One HTTP attempt inside a provider slot; failures become (possibly retryable) LLMErrors."""
+        async with self.limits.slot(self.provider, self.config.concurrency):
+            log.debug("calling model=%s provider=%s", self.config.model, self.provider)
+            start = time.perf_counter()
+            error: LLMError | None = None
+            try:
+                response = await litellm.acompletion(**kwargs)
+            except Exception as exc:
+                error = classify(exc, model=self.config.model, provider=self.provider, secret=secret)
+                if error is None:
+                    raise
+            latency = time.perf_counter() - start
+        if error is not None:
+            # raised outside the except block: the litellm exception (whose request object carries the
+            # Authorization header) is not chained to ours
+            raise error
+        return to_llm_response(response, self.config, latency, secret)

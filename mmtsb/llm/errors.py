@@ -1,0 +1,189 @@
+"""LLMError hierarchy and the mapping from litellm/HTTP failures to it.
+
+Why: only transient failures (429, 5xx, timeouts, connection errors, empty replies) are worth a retry;
+4xx errors must fail at once with a message naming the model and provider (SPEC §9.3). The key is
+redacted from every message we build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import time
+from typing import Any
+
+
+class LLMError(Exception):
+    """A failed model call. ``retryable`` says whether trying again may help."""
+
+    retryable = False
+    kind = "LLM error"
+
+    def __init__(self, detail: str, *, model: str, provider: str | None, status_code: int | None = None,
+                 retry_after_s: float | None = None, attempts: int = 1) -> None:
+        self.detail, self.model, self.provider = detail, model, provider
+        self.status_code, self.retry_after_s, self.attempts = status_code, retry_after_s, attempts
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        status = f" (HTTP {self.status_code})" if self.status_code else ""
+        tries = f" after {self.attempts} attempts" if self.attempts > 1 else ""
+        return f"{self.kind}{status} from provider {self.provider!r} for model {self.model!r}{tries}: {self.detail}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Picklable (errors cross process boundaries, e.g. out of a Ray actor)."""
+        return (_rebuild, (type(self), self.detail, self.model, self.provider, self.status_code,
+                           self.retry_after_s, self.attempts))
+
+    def with_attempts(self, attempts: int) -> LLMError:
+        """Record how many attempts were made before giving up (refreshes the message)."""
+        self.attempts = attempts
+        self.args = (self._message(),)
+        return self
+
+
+def _rebuild(cls: type[LLMError], detail: str, model: str, provider: str | None, status_code: int | None,
+             retry_after_s: float | None, attempts: int) -> LLMError:
+    return cls(detail, model=model, provider=provider, status_code=status_code, retry_after_s=retry_after_s,
+               attempts=attempts)
+
+
+class LLMConfigError(LLMError):
+    kind = "configuration error"
+
+
+class LLMBadRequestError(LLMError):
+    kind = "bad request"
+
+
+class LLMContextWindowError(LLMBadRequestError):
+    kind = "context window exceeded"
+
+
+class LLMAuthError(LLMError):
+    kind = "authentication/permission error"
+
+
+class LLMNotFoundError(LLMError):
+    kind = "not found (check the model id and api_base)"
+
+
+class LLMRateLimitError(LLMError):
+    retryable = True
+    kind = "rate limited"
+
+
+class LLMServerError(LLMError):
+    retryable = True
+    kind = "provider server error"
+
+
+class LLMTimeoutError(LLMError):
+    retryable = True
+    kind = "timeout"
+
+
+class LLMConnectionError(LLMError):
+    retryable = True
+    kind = "connection error"
+
+
+class LLMEmptyResponseError(LLMError):
+    retryable = True
+    kind = "empty response (no choices)"
+
+
+def redact(text: str, secret: str | None) -> str:
+    """Remove the key (and a long prefix of it) from a message."""
+    if secret:
+        text = text.replace(secret, "[REDACTED]")
+        if len(secret) > 12:
+            text = text.replace(secret[:12], "[REDACTED]")
+    return text
+
+
+def _parse_retry_after(headers: Any) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
+    if headers is None:
+        return None
+    try:
+        if (ms := headers.get("retry-after-ms")) is not None:
+            return max(0.0, float(ms) / 1000)
+        value = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, when.timestamp() - time.time())
+
+
+def retry_after_of(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    found = _parse_retry_after(getattr(response, "headers", None))
+    return found if found is not None else _parse_retry_after(getattr(exc, "litellm_response_headers", None))
+
+
+def _transport_cause(exc: BaseException) -> type[LLMError] | None:
+    """Timeout/connection failures that litellm re-wraps (e.g. as a 500 "Connection error.")."""
+    import httpx
+    import openai
+
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, (openai.APITimeoutError, httpx.TimeoutException, asyncio.TimeoutError)):
+            return LLMTimeoutError
+        if isinstance(current, (openai.APIConnectionError, httpx.TransportError, ConnectionError)):
+            return LLMConnectionError
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _class_for(exc: BaseException) -> type[LLMError] | None:
+    import litellm  # imported lazily: mmtsb.llm sets the offline env before litellm loads
+
+    if isinstance(exc, litellm.ContextWindowExceededError):
+        return LLMContextWindowError
+    if isinstance(exc, litellm.Timeout):
+        return LLMTimeoutError
+    if (transport := _transport_cause(exc)) is not None:
+        return transport
+    status = getattr(exc, "status_code", None)
+    if not isinstance(status, int):
+        return None
+    if status == 429:
+        return LLMRateLimitError
+    if status == 408:
+        return LLMTimeoutError
+    if status >= 500:
+        return LLMServerError
+    if status in (401, 403):
+        return LLMAuthError
+    if status == 404:
+        return LLMNotFoundError
+    if status >= 400:
+        return LLMBadRequestError
+    return None
+
+
+def classify(exc: BaseException, *, model: str, provider: str | None, secret: str | None) -> LLMError | None:
+    """Map a litellm/transport exception to an LLMError, or None when it is not a provider failure
+    (a programming error, which should propagate unchanged)."""
+    if isinstance(exc, LLMError):
+        return exc
+    cls = _class_for(exc)
+    if cls is None:
+        return None
+    detail = redact(" ".join(str(exc).split()), secret)[:800] or type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    if cls in (LLMTimeoutError, LLMConnectionError) or not isinstance(status, int):
+        status = None  # litellm labels transport failures with made-up codes (408, 500)
+    return cls(detail, model=model, provider=provider, status_code=status, retry_after_s=retry_after_of(exc))

@@ -1,0 +1,103 @@
+"""ImageEncoder: images -> OpenAI ``image_url`` content parts (data URLs), encoded once per image.
+
+Why (SPEC §4, §9.6): the reference re-decodes, resizes and re-encodes every image at every API call, as
+lossy JPEG, always declared ``image/jpeg``. Here the MIME type comes from the bytes themselves, an image
+is resized at most once (longest side <= ``max_side``), PNG stays PNG and JPEG stays JPEG, images already
+small enough pass through byte-for-byte, and the data URL is kept in an LRU keyed by content hash, so a
+conversation re-sent every turn never re-encodes its images. The LRU belongs to the encoder object.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import threading
+from collections import OrderedDict
+from typing import Any, Protocol
+
+from PIL import Image, ImageOps
+
+_MIME = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp", "GIF": "image/gif"}
+_PASS_THROUGH = set(_MIME)  # formats the major providers accept as-is
+
+
+class ImageLike(Protocol):
+    """Anything with encoded bytes and a MIME type, e.g. mmtsb.vision.store.StoredImage."""
+
+    data: bytes
+    mime_type: str
+
+
+class ImageEncoder:
+    """Encodes images to data URLs with a byte-bounded LRU; ``encode_count`` counts real encodings."""
+
+    def __init__(self, max_side: int = 1024, jpeg_quality: int = 90,
+                 max_cache_bytes: int = 256 * 1024 * 1024) -> None:
+        if max_side < 16:
+            raise ValueError(f"max_side must be >= 16, got {max_side}")
+        self.max_side, self.jpeg_quality, self.max_cache_bytes = max_side, jpeg_quality, max_cache_bytes
+        self._cache: OrderedDict[str, str] = OrderedDict()
+        self._cache_bytes = 0
+        self._lock = threading.Lock()
+        self.encode_count = 0
+        self.hits = 0
+
+    def data_url(self, data: bytes, mime_type: str | None = None) -> str:
+        """``data:<mime>;base64,...`` for the image bytes (``mime_type`` is only a hint: the bytes decide)."""
+        key = hashlib.sha256(data).hexdigest()
+        with self._lock:
+            if (url := self._cache.get(key)) is not None:
+                self._cache.move_to_end(key)
+                self.hits += 1
+                return url
+        mime, encoded = self._encode(data, mime_type)
+        url = f"data:{mime};base64,{base64.b64encode(encoded).decode('ascii')}"
+        with self._lock:
+            self.encode_count += 1
+            if key not in self._cache:
+                self._cache[key] = url
+                self._cache_bytes += len(url)
+            while self._cache_bytes > self.max_cache_bytes and len(self._cache) > 1:
+                _, old = self._cache.popitem(last=False)
+                self._cache_bytes -= len(old)
+        return url
+
+    def content_part(self, image: ImageLike | bytes, mime_type: str | None = None,
+                     detail: str | None = None) -> dict[str, Any]:
+        """An OpenAI chat content part ``{"type": "image_url", "image_url": {"url": ...}}``."""
+        if isinstance(image, (bytes, bytearray)):
+            data, hint = bytes(image), mime_type
+        else:
+            data, hint = image.data, mime_type or getattr(image, "mime_type", None)
+        url: dict[str, Any] = {"url": self.data_url(data, hint)}
+        if detail is not None:
+            url["detail"] = detail
+        return {"type": "image_url", "image_url": url}
+
+    def _encode(self, data: bytes, hint: str | None) -> tuple[str, bytes]:
+        try:
+            img = Image.open(io.BytesIO(data))
+            img.load()
+        except Exception as exc:  # PIL raises several types for bad input
+            raise ValueError(f"cannot decode image ({len(data)} bytes, declared {hint or 'no MIME type'}): "
+                             f"{exc}") from exc
+        fmt = img.format or ""
+        if fmt in _PASS_THROUGH and max(img.size) <= self.max_side:
+            return _MIME[fmt], data
+        return self._resize(img, fmt)
+
+    def _resize(self, img: Image.Image, fmt: str) -> tuple[str, bytes]:
+        """Shrink to fit ``max_side`` (LANCZOS) and re-encode: JPEG -> JPEG, WEBP -> WEBP, else PNG."""
+        target = fmt if fmt in ("JPEG", "WEBP") else "PNG"
+        img = ImageOps.exif_transpose(img)
+        if target == "JPEG" and img.mode not in ("RGB", "L"):
+            img = img.convert("RGB")
+        elif img.mode in ("P", "1") or (target == "PNG" and img.mode not in ("RGB", "RGBA", "L", "LA")):
+            img = img.convert("RGBA")
+        if max(img.size) > self.max_side:
+            img.thumbnail((self.max_side, self.max_side), Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        options: dict[str, Any] = {"quality": self.jpeg_quality} if target in ("JPEG", "WEBP") else {}
+        img.save(out, format=target, **options)
+        return _MIME[target], out.getvalue()

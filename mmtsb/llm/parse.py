@@ -1,0 +1,82 @@
+"""Turn a litellm ModelResponse into an LLMResponse: text, tool calls, reasoning, usage and cost."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mmtsb.llm.config import ModelConfig
+from mmtsb.llm.errors import LLMEmptyResponseError
+from mmtsb.llm.types import LLMResponse, ToolCall, Usage
+
+
+def _text(content: Any) -> str | None:
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):  # some providers return content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict)) or None
+    return str(content)
+
+
+def _reasoning(message: dict[str, Any]) -> str | None:
+    if message.get("reasoning_content"):
+        return message["reasoning_content"]
+    blocks = message.get("thinking_blocks") or []
+    joined = "\n".join(b.get("thinking", "") for b in blocks if isinstance(b, dict) and b.get("thinking"))
+    return joined or None
+
+
+def _tool_calls(message: dict[str, Any]) -> list[ToolCall]:
+    calls = []
+    for i, call in enumerate(message.get("tool_calls") or []):
+        function = call.get("function") or {}
+        calls.append(ToolCall.parse(call.get("id") or f"call_{i}", function.get("name") or "",
+                                    function.get("arguments")))
+    return calls
+
+
+def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bool]:
+    """(USD, known): the config's prices when set (an explicit override wins), else litellm's price map,
+    else (0.0, False)."""
+    if config.has_prices:
+        return ((usage.prompt_tokens * (config.input_cost_per_mtok or 0.0)
+                 + usage.completion_tokens * (config.output_cost_per_mtok or 0.0)) / 1e6, True)
+    hidden = getattr(response, "_hidden_params", None) or {}
+    if hidden.get("response_cost") is not None:
+        return float(hidden["response_cost"]), True
+    import litellm
+
+    try:
+        return float(litellm.completion_cost(completion_response=response)), True
+    except Exception:  # noqa: BLE001  (litellm raises plain Exception for models missing from its price map)
+        return 0.0, False
+
+
+def _scrub(value: Any, secret: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(secret, "[REDACTED]")
+    if isinstance(value, dict):
+        return {k: _scrub(v, secret) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, secret) for v in value]
+    return value
+
+
+def to_llm_response(response: Any, config: ModelConfig, latency_s: float,
+                    secret: str | None = None) -> LLMResponse:
+    """Build the LLMResponse; an answer without choices raises LLMEmptyResponseError (retryable)."""
+    raw: dict[str, Any] = response.model_dump() if hasattr(response, "model_dump") else dict(response)
+    if secret and secret in json.dumps(raw, default=str):
+        raw = _scrub(raw, secret)
+    choices = raw.get("choices") or []
+    if not choices:
+        raise LLMEmptyResponseError("the provider returned no choices", model=config.model,
+                                    provider=config.provider)
+    choice = choices[0]
+    message = choice.get("message") or {}
+    usage = Usage.from_dict(raw.get("usage"))
+    cost, known = cost_of(response, config, usage)
+    return LLMResponse(text=_text(message.get("content")), tool_calls=_tool_calls(message),
+                       reasoning=_reasoning(message), usage=usage, cost=cost, cost_known=known,
+                       latency_s=latency_s, finish_reason=choice.get("finish_reason"), model=config.model,
+                       provider=config.provider or "", raw=raw)

@@ -1,0 +1,49 @@
+"""Fixtures for the LLM client tests: a fresh event loop per call, a fake server, fast-retry configs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any
+
+import pytest
+
+from mmtsb.llm import ModelConfig, flush_litellm_logging
+from mmtsb.testing import FakeLLMServer
+
+
+def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coro`` in a fresh loop, then drain litellm's background logging before the loop closes."""
+
+    async def main() -> Any:
+        try:
+            return await coro
+        finally:
+            await flush_litellm_logging()
+
+    return asyncio.run(main())
+
+
+@pytest.fixture
+def run() -> Callable[[Coroutine[Any, Any, Any]], Any]:
+    return run_async
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLMServer]:
+    """A running fake server with an empty script (tests load one with ``server.reset(script=...)``)."""
+    with FakeLLMServer() as srv:
+        yield srv
+
+
+def fast_config(server: FakeLLMServer, **overrides: Any) -> ModelConfig:
+    """An OpenAI-compatible config pointed at ``server`` with millisecond backoff."""
+    fields: dict[str, Any] = {"model": "openai/fake-model", "api_base": server.base_url, "timeout_s": 5.0,
+                              "max_retries": 3, "retry_base_s": 0.01, "retry_max_wait_s": 2.0}
+    fields.update(overrides)
+    return ModelConfig(**fields)
+
+
+@pytest.fixture
+def config_for() -> Callable[..., ModelConfig]:
+    return fast_config

@@ -1,0 +1,130 @@
+"""LLMClient against the fake server over real HTTP: text, tool calls, reasoning, usage, cost, ledger."""
+
+from __future__ import annotations
+
+import pytest
+
+from mmtsb.llm import LLMClient, ModelConfig, UsageLedger
+
+USER = [{"role": "user", "content": "What is on my calendar?"}]
+TOOLS = [{"type": "function", "function": {
+    "name": "calendar_search_events", "description": "Search events.",
+    "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}}]
+
+
+def test_text_reply(server, run, config_for):
+    server.reset(script=[{"text": "Nothing today.", "usage": {"prompt_tokens": 11, "completion_tokens": 3}}])
+    response = run(LLMClient(config_for(server)).complete(USER))
+    assert response.text == "Nothing today."
+    assert response.tool_calls == []
+    assert response.finish_reason == "stop"
+    assert (response.usage.prompt_tokens, response.usage.completion_tokens, response.usage.total_tokens) == (11, 3, 14)
+    assert response.cached is False and response.latency_s > 0
+    assert response.raw["choices"][0]["message"]["content"] == "Nothing today."
+    body = server.requests[0]
+    assert body["model"] == "fake-model" and body["messages"] == USER
+
+
+def test_tool_call_reply_with_parsed_arguments(server, run, config_for):
+    server.reset(script=[{"tool_calls": [{"id": "c1", "name": "calendar_search_events",
+                                          "arguments": {"query": "dentist"}},
+                                         {"name": "calendar_search_events", "arguments": ""}]}])
+    response = run(LLMClient(config_for(server)).complete(USER, tools=TOOLS, tool_choice="auto"))
+    first, second = response.tool_calls
+    assert (first.id, first.name, first.parsed_arguments, first.parse_error) == (
+        "c1", "calendar_search_events", {"query": "dentist"}, None)
+    assert first.arguments == '{"query": "dentist"}'
+    assert second.parsed_arguments == {} and second.parse_error is None and second.id
+    assert response.finish_reason == "tool_calls"
+    assert server.requests[0]["tools"] == TOOLS and server.requests[0]["tool_choice"] == "auto"
+
+
+def test_malformed_tool_call_json_is_returned_not_raised(server, run, config_for):
+    server.reset(script=[{"fault": "malformed_tool_args",
+                          "tool_calls": [{"name": "calendar_search_events", "arguments": {"query": "x"}}]},
+                         {"tool_calls": [{"name": "calendar_search_events", "arguments": "[1, 2]"}]}])
+    client = LLMClient(config_for(server))
+    broken = run(client.complete(USER, tools=TOOLS)).tool_calls[0]
+    assert broken.arguments == '{"query": "x"'
+    assert broken.parsed_arguments is None
+    assert "not valid JSON" in broken.parse_error
+    not_object = run(client.complete(USER, tools=TOOLS)).tool_calls[0]
+    assert not_object.parsed_arguments is None and "must be a JSON object, got list" in not_object.parse_error
+    assert server.request_count == 2  # a parse error is not retried
+
+
+def test_reasoning_text_is_surfaced(server, run, config_for):
+    server.reset(script=[{"text": "42", "reasoning": "6 times 7"}])
+    response = run(LLMClient(config_for(server, model="hosted_vllm/Qwen/Qwen3.5-9B")).complete(USER))
+    assert (response.text, response.reasoning) == ("42", "6 times 7")
+    assert server.requests[0]["model"] == "Qwen/Qwen3.5-9B"
+
+
+def test_sampling_params_seed_and_extra_params_reach_the_server(server, run, config_for):
+    server.reset(script=["ok"])
+    config = config_for(server, temperature=0.2, max_tokens=64, seed=7,
+                        extra_params={"top_p": 0.5, "extra_body": {"chat_template_kwargs": {"enable_thinking": False}}})
+    run(LLMClient(config).complete(USER))
+    body = server.requests[0]
+    assert (body["temperature"], body["max_tokens"], body["seed"], body["top_p"]) == (0.2, 64, 7, 0.5)
+    assert body["chat_template_kwargs"] == {"enable_thinking": False}
+
+
+def test_cost_from_litellm_price_map_for_a_known_model(server, run, config_for):
+    server.reset(script=[{"text": "hi", "usage": {"prompt_tokens": 1000, "completion_tokens": 100}}])
+    response = run(LLMClient(config_for(server, model="openai/gpt-4o-mini")).complete(USER))
+    assert response.cost_known is True
+    assert response.cost == pytest.approx(1000 * 0.15e-6 + 100 * 0.6e-6)
+
+
+def test_cost_from_config_prices_for_an_unknown_model(server, run, config_for):
+    server.reset(script=[{"text": "hi", "usage": {"prompt_tokens": 2000, "completion_tokens": 500}}] * 2)
+    priced = config_for(server, model="openai/my-finetune-xyz", input_cost_per_mtok=3.0, output_cost_per_mtok=15.0)
+    response = run(LLMClient(priced).complete(USER))
+    assert response.cost_known is True
+    assert response.cost == pytest.approx(2000 * 3.0 / 1e6 + 500 * 15.0 / 1e6)
+    unpriced = run(LLMClient(config_for(server, model="openai/my-finetune-xyz")).complete(USER))
+    assert (unpriced.cost, unpriced.cost_known) == (0.0, False)
+
+
+def test_ledger_totals_per_role(server, run, config_for):
+    server.reset(script=[{"text": "a", "usage": {"prompt_tokens": 10, "completion_tokens": 2}},
+                         {"text": "b", "usage": {"prompt_tokens": 20, "completion_tokens": 4}},
+                         {"text": "c", "usage": {"prompt_tokens": 5, "completion_tokens": 1}}])
+    ledger = UsageLedger()
+    client = LLMClient(config_for(server, input_cost_per_mtok=1.0, output_cost_per_mtok=2.0), ledger=ledger)
+
+    async def episode():
+        await client.complete(USER, role="agent")
+        await client.complete(USER, role="agent")
+        await client.complete(USER, role="judge")
+
+    run(episode())
+    totals = ledger.totals()
+    assert set(totals) == {"agent", "judge"}
+    agent = totals["agent"]
+    assert (agent["prompt_tokens"], agent["completion_tokens"], agent["total_tokens"], agent["api_calls"]) == (30, 6, 36, 2)
+    assert agent["cost_usd"] == pytest.approx((30 * 1.0 + 6 * 2.0) / 1e6)
+    assert totals["judge"]["api_calls"] == 1 and totals["judge"]["total_tokens"] == 6
+    assert ledger.total_cost() == pytest.approx((35 * 1.0 + 7 * 2.0) / 1e6)
+    merged = UsageLedger()
+    merged.merge(ledger)
+    merged.merge(ledger)
+    assert merged.totals()["agent"]["api_calls"] == 4
+
+
+def test_model_config_derives_provider_and_rejects_typos():
+    assert ModelConfig(model="anthropic/claude-sonnet-4-5").provider == "anthropic"
+    assert ModelConfig(model="gemini/gemini-3.1-pro").provider == "gemini"
+    assert ModelConfig(model="hosted_vllm/Qwen/Qwen3.5-9B", api_base="http://gpu-node:8000/v1").provider == "gpu-node:8000"
+    assert ModelConfig(model="openai/gpt-5.4", provider="openai-batch").provider == "openai-batch"
+    with pytest.raises(ValueError, match="temprature"):
+        ModelConfig(model="openai/gpt-5.4", temprature=0.0)
+    with pytest.raises(ValueError, match="provider prefix"):
+        ModelConfig(model="gpt-5.4")
+
+
+def test_reasoning_effort_passes_through_extra_params(server, run, config_for):
+    server.reset(script=["ok"])
+    run(LLMClient(config_for(server, model="openai/gpt-5.4", extra_params={"reasoning_effort": "high"})).complete(USER))
+    assert server.requests[0]["reasoning_effort"] == "high" and server.requests[0]["model"] == "gpt-5.4"
