@@ -111,6 +111,37 @@ def cmd_gold_check(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_episode(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
+    from mmtsb.episode.play import play_scenario
+    from mmtsb.scenarios.loader import ScenarioError
+
+    try:
+        cfg = apply_overrides(EpisodeConfig(), list(args.overrides))
+    except ConfigError as e:
+        print(f"mmtsb episode: {e}", file=sys.stderr)
+        return 2
+    if args.images:
+        cfg.images = args.images
+    if args.image_root:
+        cfg.image_root = args.image_root
+    out_dir = Path(args.output_dir) if args.output_dir else None
+    try:
+        result = asyncio.run(play_scenario(args.scenario, cfg, trajectory_dir=out_dir))
+    except ScenarioError as e:
+        print(f"mmtsb episode: {e}", file=sys.stderr)
+        return 2
+    from mmtsb.episode.summary import render_summary
+
+    if not args.json:
+        render_summary(result)
+    else:
+        print(json.dumps(result.summary()))
+    return 0 if result.end_reason != "error" else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mmtsb", description="Evaluate visually grounded tool-calling agents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,6 +166,17 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--strict-reference", action="store_true",
                            help="score exactly as the reference does (macro F1, its guardrails)")
         p.set_defaults(func=func)
+    ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
+    ep.add_argument("scenario", help="a scenario JSON file")
+    ep.add_argument("overrides", nargs="*",
+                    help="key=value settings, e.g. agent=tool_use agent_model.model=openai/gpt-5.4 "
+                         "agent_model.api_base=http://127.0.0.1:8000/v1 user=llm judge=llm budgets.max_steps=40")
+    ep.add_argument("--json", action="store_true", help="print the summary as JSON (last line)")
+    ep.add_argument("--output-dir", help="write the trajectory JSON into this folder")
+    ep.add_argument("--images", choices=("require", "placeholder"), help="missing images: fail or draw placeholders")
+    ep.add_argument("--image-root", default=os.environ.get("MMTSB_IMAGE_ROOT"),
+                    help="folder that image_paths are relative to (default: the scenario file's folder)")
+    ep.set_defaults(func=cmd_episode)
     return parser
 
 

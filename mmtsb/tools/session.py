@@ -115,6 +115,8 @@ class ToolSession:
         self.mode = mode
         self.working_set = working_set
         self.search_method = search_method
+        #: runs agent code for the ``execute_code`` tool (the episode's sandbox interpreter), if any
+        self.code_runner: Any = None
         self.history: list[ToolOutcome] = []
 
     def available(self, role: Role = "agent") -> list[ToolSpec]:

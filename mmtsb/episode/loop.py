@@ -1,0 +1,300 @@
+"""The episode loop: route messages between the roles and the environment until the user ends the
+conversation or a budget runs out; then score the world and judge the episode once (SPEC.md §3, §6.1).
+
+Routing (SPEC.md §3.1): an agent reply without tool calls goes AGENT->USER and hands the turn to the
+user; tool calls and code go AGENT->EXECUTION_ENVIRONMENT and their results come back to the agent, who
+acts again. The user's ``send_message_with_image`` becomes a USER->AGENT message with images;
+``end_conversation`` ends the episode; its other tools go to the environment and back to the user.
+Errors of any kind (unknown tools, bad arguments, broken model output) are fed back as observations; only
+infrastructure failures end an episode early, and they are recorded as such.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from mmtsb.episode.context import EpisodeContext
+from mmtsb.episode.evidence import EpisodeEvidence
+from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message, Role as RoleName, ToolCall
+from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
+from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
+from mmtsb.roles.judges.base import Judge, JudgeVerdict
+from mmtsb.tools.session import to_jsonable
+
+TRAJECTORY_VERSION = 1
+
+
+class CodeRunner(Protocol):
+    """Runs agent code (the sandbox's Interpreter satisfies this)."""
+
+    def run(self, code: str) -> Any: ...
+
+
+@dataclass
+class EpisodeResult:
+    """The outcome of one episode, with its full trajectory record."""
+
+    scenario: str
+    agent_pass: bool | None
+    user_pass: bool | None
+    entity_f1: float | None
+    steps: int
+    end_reason: str
+    trajectory: dict[str, Any] = field(repr=False)
+    error: str | None = None
+
+    def summary(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "agent_pass": self.agent_pass, "entity_f1": self.entity_f1,
+                "steps": self.steps, "end_reason": self.end_reason}
+
+
+class EpisodeRunner:
+    """Plays one scenario with an agent and a user, then scores and judges it."""
+
+    def __init__(self, ctx: EpisodeContext, agent: Role, user: Role, *, agent_judge: Judge | None = None,
+                 user_judge: Judge | None = None, code_runner: CodeRunner | None = None,
+                 eval_options: EvalOptions | None = None) -> None:
+        self.ctx = ctx
+        self.agent = agent
+        self.user = user
+        self.agent_judge = agent_judge
+        self.user_judge = user_judge
+        self.code_runner = code_runner
+        self.eval_options = eval_options or EvalOptions()
+        self.messages: list[Message] = []
+        self.rows = 0                         # rows appended during play, counted as the reference counts them
+        self.steps = 0
+        self.step_times: list[float] = []
+        self.code_runs: list[dict[str, Any]] = []
+        self._call_seq = 0
+
+    # ------------------------------------------------------------------ message plumbing
+    def _append(self, sender: RoleName, recipient: RoleName, content: str = "", *, count: int = 1,
+                **kw: Any) -> Message:
+        msg = Message(index=len(self.messages), sender=sender, recipient=recipient, content=content, **kw)
+        self.messages.append(msg)
+        self.rows += count
+        for role, obj in ((AGENT, self.agent), (USER, self.user)):
+            if msg.visible(role):
+                obj.observe(msg)
+        return msg
+
+    def _seed_messages(self) -> None:
+        """The scenario's scripted rows: the SYSTEM->USER script and the first USER->AGENT turn."""
+        for m in self.ctx.scenario.messages:
+            self._append(m.sender, m.recipient, m.content, image_ids=list(m.image_ids or []), count=0)
+
+    # ------------------------------------------------------------------ play
+    async def run(self) -> EpisodeResult:
+        started = time.time()
+        t0 = time.perf_counter()
+        snapshot = self.ctx.built.initial
+        end_reason, error = "user_ended", None
+        try:
+            await self.agent.start(self.ctx)
+            await self.user.start(self.ctx)
+            self._seed_messages()
+            end_reason = await self._play(t0)
+        except Exception as e:  # an infrastructure failure: recorded, never silent
+            end_reason, error = "error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}"
+        duration = time.perf_counter() - t0
+        world = self.ctx.world
+        world_diff = world.diff(snapshot)
+        entity = evaluate_world(self.ctx.scenario.entity_diff_specs, world, snapshot, self.eval_options)
+        evidence = EpisodeEvidence(self.ctx.scenario, self.ctx.script, self.messages, world_diff, entity, end_reason,
+                                   image_ids=world.images.ids())
+        verdicts: dict[str, JudgeVerdict | None] = {}
+        for key, judge in (("agent", self.agent_judge), ("user", self.user_judge)):
+            verdicts[key] = await self._judge(judge, evidence) if judge is not None else None
+        agent_v, user_v = verdicts["agent"], verdicts["user"]
+        trajectory = self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts)
+        return EpisodeResult(self.ctx.scenario.name, agent_v.passed if agent_v else None,
+                             user_v.passed if user_v else None, entity.f1, self.steps, end_reason, trajectory, error)
+
+    async def _judge(self, judge: Judge, evidence: EpisodeEvidence) -> JudgeVerdict:
+        try:
+            return await judge.judge(evidence)
+        except Exception as e:  # a judge failure is reported, not counted as a verdict
+            return JudgeVerdict(judge.kind, judge.name, [], error=f"{type(e).__name__}: {e}")
+
+    def _budget_exceeded(self, t0: float) -> str | None:
+        b = self.ctx.budgets
+        max_messages = b.max_messages or self.ctx.scenario.max_messages
+        if self.rows >= max_messages:
+            return "max_messages"
+        if self.steps >= b.max_steps:
+            return "max_steps"
+        if time.perf_counter() - t0 > b.wall_clock_s:
+            return "wall_clock"
+        if b.max_tokens is not None and self.agent.usage.total_tokens + self.user.usage.total_tokens > b.max_tokens:
+            return "token_budget"
+        return None
+
+    async def _play(self, t0: float) -> str:
+        while True:
+            reason = self._budget_exceeded(t0)
+            if reason:
+                return reason
+            last = self.messages[-1]
+            actor = last.recipient
+            if actor == AGENT:
+                self.steps += 1
+                s0 = time.perf_counter()
+                action = await self.agent.act()
+                await self._route_agent(action)
+                self.step_times.append(time.perf_counter() - s0)
+            elif actor == USER:
+                ended = await self._route_user(await self.user.act())
+                if ended:
+                    return "user_ended"
+            else:
+                raise RuntimeError(f"no role acts after a message to {actor} (message {last.index})")
+
+    async def _route_agent(self, action: Action) -> None:
+        if isinstance(action, Say):
+            self._append(AGENT, USER, action.text, image_ids=list(action.image_ids))
+            self._deliver_agent_images()
+        elif isinstance(action, CallTools):
+            if not action.calls:
+                self._append(AGENT, USER, action.text)
+                return
+            self._append(AGENT, ENV, action.text, tool_calls=list(action.calls), count=len(action.calls))
+            for call in action.calls:
+                self._run_tool_call(call)
+            self._deliver_agent_images()
+        elif isinstance(action, RunCode):
+            self._append(AGENT, ENV, action.code, meta={"text": action.text})
+            await self._run_code(action.code)
+            self._deliver_agent_images()
+        else:
+            raise TypeError(f"unknown agent action {action!r}")
+
+    def _run_tool_call(self, call: ToolCall) -> None:
+        if call.parse_error:
+            self._append(ENV, AGENT, f"Error: the arguments of {call.name} are not valid JSON: {call.parse_error}. "
+                         "Send the call again with a JSON object of arguments.", tool_call_id=call.id,
+                         tool_name=call.name, is_error=True, meta={"error_type": "ArgumentError"})
+            return
+        out = self.ctx.session.call(call.name, call.arguments, role="agent")
+        if out.ok:
+            value = to_jsonable(out.value)
+            content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+            self._append(ENV, AGENT, content, tool_call_id=call.id, tool_name=call.name, image_ids=out.images,
+                         meta={"value": value, "duration_s": out.duration_s})
+        else:
+            self._append(ENV, AGENT, f"Error: {out.error.type}: {out.error.message}", tool_call_id=call.id,
+                         tool_name=call.name, is_error=True,
+                         meta={"error_type": out.error.type, "duration_s": out.duration_s})
+
+    async def _run_code(self, code: str) -> None:
+        if self.code_runner is None:
+            self._append(ENV, AGENT, "Error: code execution is not available in this interface.", is_error=True,
+                         meta={"error_type": "InterfaceError"})
+            return
+        res = await asyncio.to_thread(self.code_runner.run, code)
+        record = {k: getattr(res, k, None) for k in ("stdout", "value", "error", "blocked", "images", "duration",
+                                                      "reset", "timed_out")}
+        self.code_runs.append({"code": code, **record})
+        parts = [p for p in (res.stdout, res.value) if p]
+        content = "\n".join(parts)
+        failed = bool(res.error or res.blocked)
+        if res.blocked:
+            content = (content + "\n" if content else "") + str(res.blocked)
+        elif res.error:
+            content = (content + "\n" if content else "") + str(res.error)
+        if getattr(res, "reset", False):
+            content += "\n[The interpreter was reset: variables from earlier code are gone.]"
+        self._append(ENV, AGENT, content or "Code executed successfully (no output)", image_ids=list(res.images or []),
+                     is_error=failed, meta={"error_type": "ExecutionError" if failed else None})
+
+    def _deliver_agent_images(self) -> None:
+        """Images the agent showed the user with show_image_to_user reach the user as AGENT->USER rows."""
+        queue = self.ctx.world.metadata.get("agent_to_user_images") or []
+        while queue:
+            item = queue.pop(0)
+            self._append(AGENT, USER, item.get("message", ""), image_ids=[item["image_id"]],
+                         visible_to=(USER,), meta={"shown_by_tool": True})
+
+    async def _route_user(self, action: Action) -> bool:
+        """Returns True when the user ended the conversation."""
+        if isinstance(action, Say):
+            self._append(USER, AGENT, action.text, image_ids=self._with_scheduled_images(action))
+            return False
+        if not isinstance(action, CallTools):
+            raise TypeError(f"a user cannot {type(action).__name__}")
+        for call in action.calls:
+            if call.name == "send_message_with_image":
+                out = self.ctx.session.call(call.name, call.arguments, role="user")
+                if out.ok:
+                    say = Say(out.value["message"], list(out.value["image_ids"]))
+                    self._append(USER, AGENT, say.text, image_ids=self._with_scheduled_images(say))
+                    return False
+                self._append(USER, ENV, json.dumps(call.arguments), count=1, tool_calls=[call])
+                self._append(ENV, USER, f"Error: {out.error}", tool_call_id=call.id, tool_name=call.name,
+                             is_error=True)
+                continue
+            self._append(USER, ENV, "", tool_calls=[call])
+            out = self.ctx.session.call(call.name, call.arguments, role="user")
+            ended = call.name == "end_conversation" and out.ok
+            content = json.dumps(to_jsonable(out.value), default=str) if out.ok else f"Error: {out.error}"
+            self._append(ENV, USER, content, tool_call_id=call.id, tool_name=call.name, is_error=not out.ok,
+                         conversation_active=not ended)
+            if ended:
+                return True
+        return False
+
+    def _with_scheduled_images(self, say: Say) -> list[int]:
+        """Deterministic delivery: a user message that carries a later round's query also carries that
+        round's images if the user forgot them (the reference patches this with ROUGE-L >= 0.7)."""
+        ids = list(say.image_ids)
+        if ids:
+            return ids
+        from mmtsb.roles.delivery import scheduled_images_for
+
+        delivered = {i for m in self.messages if m.sender == USER and m.recipient == AGENT for i in m.image_ids}
+        return scheduled_images_for(self.ctx.scenario, say.text, delivered)
+
+    # ------------------------------------------------------------------ record
+    def _trajectory(self, started: float, duration: float, end_reason: str, error: str | None, world_diff: Any,
+                    entity: Any, verdicts: dict[str, JudgeVerdict | None]) -> dict[str, Any]:
+        s = self.ctx.scenario
+        world = self.ctx.world
+        return {
+            "version": TRAJECTORY_VERSION,
+            "scenario": s.name,
+            "interface": self.ctx.interface,
+            "seed": self.ctx.seed,
+            "roles": {"agent": self.agent.name, "user": self.user.name,
+                      "agent_judge": getattr(self.agent_judge, "name", None),
+                      "user_judge": getattr(self.user_judge, "name", None)},
+            "prompts": {"agent": {"version": self.agent.prompt_version, "texts": self.agent.prompts()},
+                        "user": {"version": self.user.prompt_version, "texts": self.user.prompts()}},
+            "taxonomy": s.taxonomy.model_dump(),
+            "categories": s.categories,
+            "expected_tools": s.expected_tools,
+            "messages": [m.to_dict() for m in self.messages],
+            "tool_calls": [o.to_dict() for o in self.ctx.session.history],
+            "code_runs": self.code_runs,
+            "images": [{"image_id": i.image_id, "source": i.source, "mime_type": i.mime_type, "sha256": i.sha256}
+                       for i in (world.images.get(k) for k in world.images.ids())],
+            "usage": {"agent": self.agent.usage.to_dict(), "user": self.user.usage.to_dict(),
+                      **{f"{k}_judge": v.usage for k, v in verdicts.items() if v is not None}},
+            "timing": {"started_at": started, "duration_s": round(duration, 4),
+                       "agent_step_s": [round(t, 5) for t in self.step_times]},
+            "budgets": {"max_messages": self.ctx.budgets.max_messages or s.max_messages, "rows": self.rows,
+                        "max_steps": self.ctx.budgets.max_steps},
+            "steps": self.steps,
+            "end_reason": end_reason,
+            "error": error,
+            "world_diff": world_diff.to_dict(),
+            "entity_diff": entity.to_dict(),
+            "judges": {k: (v.to_dict() if v is not None else None) for k, v in verdicts.items()},
+            "agent_pass": verdicts["agent"].passed if verdicts["agent"] else None,
+            "user_pass": verdicts["user"].passed if verdicts["user"] else None,
+            "entity_f1": entity.f1,
+        }

@@ -1,0 +1,57 @@
+"""The conversation record: messages between SYSTEM, USER, AGENT and EXECUTION_ENVIRONMENT (SPEC.md §3.1).
+
+Each message says who sent it to whom and who may see it; tool calls and their results are messages too,
+so the record is one ordered list, as the reference's SANDBOX table, but typed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Role = Literal["SYSTEM", "USER", "AGENT", "EXECUTION_ENVIRONMENT"]
+SYSTEM: Role = "SYSTEM"
+USER: Role = "USER"
+AGENT: Role = "AGENT"
+ENV: Role = "EXECUTION_ENVIRONMENT"
+
+
+@dataclass
+class ToolCall:
+    """One tool call as a role made it: an id, the tool name and its arguments (or why they were unusable)."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    raw_arguments: str | None = None
+    parse_error: str | None = None
+
+
+@dataclass
+class Message:
+    """One row of the conversation."""
+
+    index: int
+    sender: Role
+    recipient: Role
+    content: str = ""
+    image_ids: list[int] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_call_id: str | None = None          # set on a tool result: the call it answers
+    tool_name: str | None = None
+    is_error: bool = False                   # a failed tool call or execution
+    visible_to: tuple[Role, ...] = ()
+    conversation_active: bool = True
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.visible_to:
+            self.visible_to = (self.sender, self.recipient)
+
+    def visible(self, role: Role) -> bool:
+        return role in self.visible_to
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["visible_to"] = list(self.visible_to)
+        return d

@@ -1,0 +1,74 @@
+"""Play one scenario file end to end: build its world, make the roles from the config, run the loop, write
+the trajectory (one JSON file per episode)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from mmtsb.episode.config import EpisodeConfig
+from mmtsb.episode.context import EpisodeContext
+from mmtsb.episode.loop import EpisodeResult, EpisodeRunner
+from mmtsb.eval.entity_diff import EvalOptions
+from mmtsb.roles.factory import RoleFactory
+from mmtsb.scenarios.build import build_world
+from mmtsb.scenarios.loader import load_scenario
+from mmtsb.tools.session import ToolSession, WorkingSet
+from mmtsb.tools.toolbox import full_registry
+
+#: tools never evicted from a tool-use agent's working set
+PINNED_TOOLS = ("api_docs_search_api_docs", "execute_code")
+
+
+async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFactory | None = None,
+                        trajectory_dir: str | Path | None = None) -> EpisodeResult:
+    """Play one scenario file with the configured roles; the trajectory is written when a folder is given."""
+    path = Path(path)
+    scenario = load_scenario(path)
+    built = build_world(scenario, image_root=cfg.image_root, images=cfg.images, file=path, seed=cfg.seed)
+    world = built.world
+    corpus = scenario.metadata.model_extra.get("web_corpus") if scenario.metadata.model_extra else None
+    if corpus:
+        world.metadata["web_corpus"] = str((path.parent / corpus).resolve())
+    scratch = tempfile.mkdtemp(prefix=f"mmtsb_{scenario.name}_")
+    world.metadata["scratch_dir"] = scratch
+    registry = full_registry()
+    mode = "code_exec" if cfg.interface == "code_exec" or cfg.agent == "oracle" else "tool_use"
+    working_set = WorkingSet(pinned=[t for t in PINNED_TOOLS if t in registry]) if mode == "tool_use" else None
+    session = ToolSession(world, registry, mode=mode, working_set=working_set)
+    ctx = EpisodeContext(built=built, registry=registry, session=session, interface=cfg.interface,
+                         budgets=cfg.budgets, seed=cfg.seed)
+    factory = factory or RoleFactory()
+    agent, user = factory.agent(cfg), factory.user(cfg)
+    agent_judge, user_judge = factory.judges(cfg)
+    code_runner = factory.code_runner(cfg, session, scratch)
+    if code_runner is not None:
+        session.code_runner = code_runner
+    runner = EpisodeRunner(ctx, agent, user, agent_judge=agent_judge, user_judge=user_judge, code_runner=code_runner,
+                           eval_options=EvalOptions(strict_reference=cfg.strict_reference))
+    try:
+        result = await runner.run()
+    finally:
+        for closeable in (agent, user, agent_judge, user_judge):
+            if closeable is not None:
+                await closeable.close()
+        if code_runner is not None and hasattr(code_runner, "close"):
+            code_runner.close()
+        world.close()
+    result.trajectory["scenario_file"] = str(path)
+    if trajectory_dir is not None:
+        write_trajectory(result.trajectory, Path(trajectory_dir) / f"{scenario.name}.json")
+    return result
+
+
+def write_trajectory(trajectory: dict[str, Any], target: Path) -> Path:
+    """Write atomically (temp file + rename) so a killed run never leaves half a file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp_", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(trajectory, f, ensure_ascii=False, default=str)
+    os.replace(tmp, target)
+    return target

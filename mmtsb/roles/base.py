@@ -1,0 +1,93 @@
+"""What every role (agent, user) looks like to the episode loop.
+
+A role sees the conversation only through :meth:`Role.observe` (every message visible to it, its own
+included, in order), so it can keep its model-facing history incrementally: nothing is re-encoded per
+turn. :meth:`Role.act` returns one action; the loop turns it into messages and routes them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mmtsb.episode.messages import Message, ToolCall
+
+if TYPE_CHECKING:
+    from mmtsb.episode.context import EpisodeContext
+
+
+@dataclass
+class Say:
+    """Talk to the other party (agent -> user reply, or user -> agent message with optional images)."""
+
+    text: str
+    image_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class CallTools:
+    """Call tools (one or several in parallel); ``text`` is anything said alongside."""
+
+    calls: list[ToolCall]
+    text: str = ""
+
+
+@dataclass
+class RunCode:
+    """Run Python in the episode's sandbox (code-execution interface)."""
+
+    code: str
+    text: str = ""
+
+
+Action = Say | CallTools | RunCode
+
+
+@dataclass
+class RoleUsage:
+    """Model usage of one role during an episode."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    api_calls: int = 0
+    cost_usd: float = 0.0
+    cost_known: bool = True
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "total_tokens": self.total_tokens, "api_calls": self.api_calls, "cost_usd": round(self.cost_usd, 6),
+                "cost_known": self.cost_known}
+
+
+class Role(ABC):
+    """An agent or a user."""
+
+    #: shown in trajectories and summaries (e.g. "oracle", "code_exec:openai/gpt-5.4")
+    name: str = "role"
+    #: version of the prompts this role uses (recorded in the trajectory)
+    prompt_version: str = "none"
+
+    def __init__(self) -> None:
+        self.usage = RoleUsage()
+
+    async def start(self, ctx: "EpisodeContext") -> None:
+        """Called once before the first message; the role may read the scenario and the tools."""
+
+    def observe(self, message: Message) -> None:
+        """Called for every message this role can see, in order (its own included)."""
+
+    @abstractmethod
+    async def act(self) -> Action:
+        """The role's next action."""
+
+    def prompts(self) -> dict[str, str]:
+        """The prompt texts this role used (recorded in the trajectory)."""
+        return {}
+
+    async def close(self) -> None:
+        """Release resources (model clients, interpreters)."""

@@ -1,0 +1,58 @@
+"""Makes the roles of an episode from its config. One factory per process holds what episodes share
+(per-provider concurrency limits, the image encoding cache, the sandbox template)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mmtsb.episode.config import EpisodeConfig
+from mmtsb.roles.base import Role
+from mmtsb.roles.judges.base import Judge
+from mmtsb.roles.judges.static import StaticAgentJudge, StaticUserJudge
+from mmtsb.roles.oracle import OracleAgent
+from mmtsb.roles.scripted_user import ScriptedUser
+from mmtsb.tools.session import ToolSession
+
+
+class RoleFactory:
+    """Builds agents, users, judges and code runners; shared state lives here, never in modules."""
+
+    def __init__(self) -> None:
+        self._shared: dict[str, Any] = {}
+
+    def agent(self, cfg: EpisodeConfig) -> Role:
+        if cfg.agent == "oracle":
+            return OracleAgent(cfg.interface)
+        from mmtsb.roles.llm_agents import make_llm_agent
+
+        return make_llm_agent(cfg, self._shared)
+
+    def user(self, cfg: EpisodeConfig) -> Role:
+        if cfg.user == "scripted":
+            return ScriptedUser()
+        from mmtsb.roles.llm_user import LLMUser
+
+        return LLMUser(cfg.user_model, self._shared, response_cache_dir=cfg.response_cache_dir)
+
+    def judges(self, cfg: EpisodeConfig) -> tuple[Judge | None, Judge | None]:
+        if cfg.judge == "none":
+            return None, None
+        if cfg.judge == "static":
+            return StaticAgentJudge(), StaticUserJudge()
+        from mmtsb.roles.judges.llm import LLMAgentJudge, LLMUserJudge
+
+        return (LLMAgentJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir),
+                LLMUserJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir))
+
+    def code_runner(self, cfg: EpisodeConfig, session: ToolSession, scratch: str | Path) -> Any:
+        """A sandbox interpreter with every agent tool, for the code-exec and hybrid interfaces."""
+        if cfg.interface not in ("code_exec", "hybrid"):
+            return None
+        try:
+            from mmtsb.sandbox import Interpreter
+        except ImportError:
+            return None
+        names = [s.name for s in session.registry.visible_to("agent") if s.name != "execute_code"]
+        return Interpreter(tools=names, tool_handler=lambda n, a: session.call(n, a, role="agent"),
+                           scratch_dir=str(scratch)).__enter__()

@@ -1,0 +1,63 @@
+"""Judge verdicts: the pass/fail of an episode per criterion, decided as the AND of the criteria."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from mmtsb.episode.evidence import EpisodeEvidence
+
+JudgeKind = Literal["agent", "user", "ui"]
+
+#: the paper's rubric criteria (SPEC.md §6.4)
+AGENT_CRITERIA = ("task_completion", "instruction_following", "tool_use_validity", "no_side_effects",
+                  "information_accuracy")
+USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency",
+                 "tool_channel_correctness")
+
+
+@dataclass
+class CriterionVerdict:
+    criterion: str
+    passed: bool
+    analysis: str = ""
+    evidence: str = ""
+
+
+@dataclass
+class JudgeVerdict:
+    """A judge's decision. ``passed`` is always the AND of the criteria (never a model's own flag)."""
+
+    kind: JudgeKind
+    judge: str
+    criteria: list[CriterionVerdict]
+    reasoning: str = ""
+    static: bool = False
+    error: str | None = None
+    prompt_version: str = "none"
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and bool(self.criteria) and all(c.passed for c in self.criteria)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["passed"] = self.passed
+        return d
+
+
+class Judge(ABC):
+    """Judges one episode once."""
+
+    kind: JudgeKind = "agent"
+    name: str = "judge"
+
+    @abstractmethod
+    async def judge(self, evidence: "EpisodeEvidence") -> JudgeVerdict:
+        """Decide from the episode's evidence."""
+
+    async def close(self) -> None:
+        """Release resources."""

@@ -1,0 +1,72 @@
+"""The offline oracle agent: executes a scenario's per-round reference solution (``metadata.reference_solution``,
+our extension of the format) through the same interface a model would use, proving the scenario solvable.
+
+With the code-execution interface it sends each round's steps as one Python block run in the sandbox;
+with the tool-use interfaces it makes one tool call per step. A failing step is a scenario bug, so it
+raises :class:`SolutionError` (the episode records it as an error).
+"""
+
+from __future__ import annotations
+
+from mmtsb.episode.context import EpisodeContext
+from mmtsb.episode.messages import AGENT, ENV, USER, Message, ToolCall
+from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
+from mmtsb.scenarios.solution import ReferenceSolution, SolutionError, SolutionRunner
+from mmtsb.tools.session import ToolError, ToolOutcome
+
+
+class OracleAgent(Role):
+    name = "oracle"
+
+    def __init__(self, interface: str = "code_exec") -> None:
+        super().__init__()
+        self.interface = interface
+        self.runner: SolutionRunner | None = None
+        self.use_code = False
+        self.round = 0
+        self.step = 0
+        self.code_sent = False
+        self._scenario = ""
+
+    async def start(self, ctx: EpisodeContext) -> None:
+        solution = ReferenceSolution.from_scenario(ctx.scenario)
+        if solution is None:
+            raise SolutionError(f"scenario {ctx.scenario.name!r} has no metadata.reference_solution; "
+                                "the oracle agent can only play scenarios that carry one")
+        self.runner = SolutionRunner(solution)
+        self.use_code = self.interface == "code_exec" and ctx.session.code_runner is not None
+        self._scenario = ctx.scenario.name
+
+    def observe(self, message: Message) -> None:
+        if message.sender == USER and message.recipient == AGENT:
+            self.round += 1
+            self.step = 0
+            self.code_sent = False
+        elif message.sender == ENV and message.recipient == AGENT and self.runner is not None:
+            if self.use_code:
+                if message.is_error:
+                    raise SolutionError(f"the reference code failed: {message.content}", round_number=self.round)
+                return
+            index = int((message.tool_call_id or "").rsplit("_s", 1)[-1])
+            outcome = ToolOutcome(tool=message.tool_name or "", arguments={}, value=message.meta.get("value"),
+                                  error=ToolError(message.meta.get("error_type") or "Error", message.content)
+                                  if message.is_error else None)
+            self.runner.record(self.round, index, outcome)
+
+    async def act(self) -> Action:
+        assert self.runner is not None, "start() was not called"
+        if self.round not in self.runner.solution.round_numbers:
+            return Say("I have no reference actions for this request.")
+        steps = self.runner.steps(self.round)
+        if self.use_code:
+            if steps and not self.code_sent:
+                self.code_sent = True
+                return RunCode(self.runner.to_python(self.round))
+            return Say(self.runner.reply(self.round))
+        if self.step < len(steps):
+            i = self.step
+            self.step += 1
+            call = ToolCall(id=f"oracle_r{self.round}_s{i}", name=steps[i].tool,
+                            arguments=self.runner.arguments_for(self.round, i))
+            return CallTools([call])
+        return Say(self.runner.reply(self.round))
