@@ -142,6 +142,39 @@ def cmd_episode(args: argparse.Namespace) -> int:
     return 0 if result.end_reason != "error" else 1
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    import asyncio
+    import time
+
+    from rich.console import Console
+
+    from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
+    from mmtsb.runner.local import run_set
+
+    overrides = [o for o in args.paths if "=" in o]
+    paths = [p for p in args.paths if "=" not in p] or ["scenarios/nominal"]
+    try:
+        cfg = apply_overrides(EpisodeConfig(), overrides)
+    except ConfigError as e:
+        print(f"mmtsb run: {e}", file=sys.stderr)
+        return 2
+    if args.images:
+        cfg.images = args.images
+    run_dir = Path(args.output_dir or f"outputs/run_{time.strftime('%Y%m%d_%H%M%S')}")
+    console = Console()
+
+    def progress(row: dict) -> None:
+        mark = {True: "[green]pass[/]", False: "[red]fail[/]", None: "[yellow]n/a[/]"}[row.get("agent_pass")]
+        f1 = "-" if row.get("entity_f1") is None else f"{row['entity_f1']:.3f}"
+        console.print(f"{mark} {row['scenario']}: F1 {f1}, {row['steps']} steps, {row['end_reason']}")
+
+    summary = asyncio.run(run_set(paths, cfg, run_dir, concurrency=args.concurrency, on_episode=progress))
+    console.print(f"[bold]{summary.n_episodes} episodes[/]: Agent SR {summary.agent_sr}, Entity F1 "
+                  f"{summary.entity_f1}, User SR {summary.user_sr}, avg steps {summary.avg_steps}, "
+                  f"infrastructure failures {summary.infra_failures} -> {run_dir}")
+    return 0 if summary.infra_failures == 0 else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mmtsb", description="Evaluate visually grounded tool-calling agents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -166,6 +199,13 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--strict-reference", action="store_true",
                            help="score exactly as the reference does (macro F1, its guardrails)")
         p.set_defaults(func=func)
+    run = sub.add_parser("run", help="play a scenario set (default: scenarios/nominal, offline oracle run)")
+    run.add_argument("paths", nargs="*", help="scenario files or folders, and key=value settings as for episode")
+    run.add_argument("--output-dir", help="run folder (default outputs/run_<time>); an existing one is resumed")
+    run.add_argument("--concurrency", type=int, default=8, help="episodes played at once")
+    run.add_argument("--images", choices=("require", "placeholder"), help="missing images: fail or draw placeholders")
+    run.set_defaults(func=cmd_run)
+
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")
     ep.add_argument("overrides", nargs="*",

@@ -116,3 +116,20 @@ def test_episode_cli_json_summary(scenario_file, tmp_path):
     assert summary == {"scenario": "episode_test_001", "agent_pass": True, "entity_f1": 1.0,
                        "steps": summary["steps"], "end_reason": "user_ended"}
     assert (tmp_path / "out" / "episode_test_001.json").exists()
+
+
+def test_run_command_streams_results_and_resumes(scenario_file, tmp_path):
+    second = tmp_path / "episode_test_002.json"
+    second.write_text(json.dumps({**SCENARIO, "name": "episode_test_002"}))
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "mmtsb.cli", "run", str(scenario_file), str(second), "--images", "placeholder",
+           "--output-dir", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    assert sorted(x["scenario"] for x in rows) == ["episode_test_001", "episode_test_002"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["n_episodes"] == 2 and summary["agent_sr"] == 1.0 and summary["infra_failures"] == 0
+    assert len(list((out / "trajectories").glob("*.json"))) == 2
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=300)  # nothing left to do
+    assert len((out / "episodes.jsonl").read_text().splitlines()) == 2
