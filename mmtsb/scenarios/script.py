@@ -151,8 +151,8 @@ def render_user_script(rounds: list[ScriptRound], num_images: int) -> str:
     text = PLACEHOLDER + "\n\n".join(blocks) + "\n\n"
     if num_images:
         ids = ", ".join(str(i) for i in range(num_images))
-        lines = [f"You have {num_images} images available to share with the agent using the send_message_with_image "
-                 "tool.",
+        lines = [(f"You have {num_images} images available to share with the agent using the "
+                  "send_message_with_image tool."),
                  "IMPORTANT: Image IDs are ZERO-INDEXED integers (0, 1, 2, ...). Do NOT add 1 to the IDs.",
                  f"Available image IDs: [{ids}]",
                  "Image mapping:"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -322,7 +322,8 @@ class SolutionRunner:
         return {n: self.run_round(session, n) for n in self.solution.round_numbers}
 
     def to_python(self, round_number: int) -> str:
-        """The round's steps as Python lines for a code-execution agent (no trailing newline)."""
+        """The round's steps as Python lines for a code-execution agent (no trailing newline; empty for a
+        round without steps). Saved names become variables, so later rounds must run in the same namespace."""
         lines = []
         for step in self.steps(round_number):
             args = ", ".join(f"{k}={render_value(v)}" for k, v in step.arguments.items())
@@ -336,6 +337,28 @@ class SolutionRunner:
             raise SolutionError(f"no step {step_index}; the round has {len(steps)} step(s)",
                                 round_number=round_number)
         return steps[step_index]
+
+
+class ToolCallFailed(RuntimeError):
+    """A tool called from in-process Python (:func:`tool_functions`) returned an error."""
+
+
+def tool_functions(session: ToolSession) -> dict[str, Callable[..., Any]]:
+    """Every tool of the session as a plain Python function (keyword arguments; raises ToolCallFailed on a
+    failed call): an in-process stand-in for the sandbox's tool proxies, to execute :meth:`to_python` output
+    without a sandbox (e.g. to check that a rendered solution behaves like :meth:`run_round`)."""
+
+    def bind(name: str) -> Callable[..., Any]:
+        def call(**kwargs: Any) -> Any:
+            outcome = session.call(name, kwargs)
+            if not outcome.ok:
+                raise ToolCallFailed(f"{name}: {outcome.error}")
+            return outcome.value
+
+        call.__name__ = name
+        return call
+
+    return {name: bind(name) for name in session.registry.names()}
 
 
 def render_value(value: Any) -> str:
