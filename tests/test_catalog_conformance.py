@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import REFERENCE
+from testkit import REFERENCE
 from mmtsb.tools.toolbox import full_registry
 
 CATALOG_PATH = REFERENCE / "tool_catalog.json"

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID, REFERENCE, REFERENCE_TIME
+from testkit import MAIN_EMAIL, MAIN_ID, REFERENCE, REFERENCE_TIME
 
 from mmtsb.apps import app
 from mmtsb.apps.amazon import refresh_expired_cards

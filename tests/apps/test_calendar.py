@@ -4,7 +4,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from conftest import call_err, call_ok
+from testkit import call_err, call_ok
 
 from mmtsb.apps.calendar.relative import is_relative_spec, resolve_relative
 from mmtsb.apps.calendar.seed import PERSONAL_CALENDAR_ID, WORK_CALENDAR_ID, demo_event_id

@@ -2,7 +2,7 @@
 
 import re
 
-from conftest import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
 
 from mmtsb.apps.gmail.delivery import deliver_system_email
 

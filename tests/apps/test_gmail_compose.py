@@ -1,7 +1,7 @@
 """Gmail writing: sending into threads, replies, forwards, drafts and attachments (with the file system)."""
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
 
 from mmtsb.world import device
 

@@ -1,7 +1,7 @@
 """Gmail mailbox: listings with filters/search/pagination, reading, and thread flags."""
 
 import pytest
-from conftest import MAIN_ID, call_err, call_ok
+from testkit import MAIN_ID, call_err, call_ok
 
 FLAG_TOOLS = ["gmail_mark_thread_read", "gmail_mark_thread_unread", "gmail_mark_thread_archived",
               "gmail_mark_thread_unarchived", "gmail_mark_thread_spam", "gmail_mark_thread_not_spam",

@@ -1,7 +1,7 @@
 """Phone account tools, the phone seed, token rules, and the scenario conventions for text messages."""
 
 import pytest
-from conftest import MAIN_ID, call_err, call_ok
+from testkit import MAIN_ID, call_err, call_ok
 
 from mmtsb.apps import app
 from mmtsb.apps.phone.seed import CONTACT_PERSON_IDS

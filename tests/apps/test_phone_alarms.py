@@ -1,6 +1,6 @@
 """Alarms: create, list, show, update, delete, and the simulated clock."""
 
-from conftest import MAIN_ID, call_err, call_ok
+from testkit import MAIN_ID, call_err, call_ok
 
 
 def test_alarm_lifecycle(session, world):

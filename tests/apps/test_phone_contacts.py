@@ -1,6 +1,6 @@
 """Contacts: the logged-in phone user's address book."""
 
-from conftest import MAIN_ID, call_err, call_ok
+from testkit import MAIN_ID, call_err, call_ok
 
 
 def _add(session, **extra):

@@ -1,7 +1,7 @@
 """Messages: text and voice messages between phone users (global rows + one copy per participant)."""
 
 import pytest
-from conftest import MAIN_ID, call_err, call_ok
+from testkit import MAIN_ID, call_err, call_ok
 
 from mmtsb.apps.phone.messages import TEXT, VOICE, Kind
 

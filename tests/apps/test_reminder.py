@@ -1,7 +1,7 @@
 """Reminders: every tool on its happy path and on a failure path."""
 
 import pytest
-from conftest import call_err, call_ok
+from testkit import call_err, call_ok
 
 NOW = "2026-04-16T23:51:15+00:00"  # the frozen episode clock
 

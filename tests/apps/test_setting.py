@@ -1,7 +1,7 @@
 """Device settings: base state, getters/setters, the low-battery rules and the location requirement."""
 
 import pytest
-from conftest import call_err, call_ok
+from testkit import call_err, call_ok
 
 SWITCHES = [("cellular_service", "cellular"), ("wifi", "wifi"), ("location_service", "location_service")]
 

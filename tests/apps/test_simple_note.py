@@ -1,6 +1,6 @@
 """SimpleNote: every tool on its happy path and on a failure path."""
 
-from conftest import MAIN_EMAIL, call_err, call_ok
+from testkit import MAIN_EMAIL, call_err, call_ok
 
 
 def test_create_show_update_search_delete(session, world):

@@ -1,6 +1,6 @@
 """Supervisor: the owner's profile, addresses, cards and passwords come from the main user."""
 
-from conftest import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
 
 from mmtsb.apps.supervisor.seed import ACCOUNT_APPS
 from mmtsb.world.people import base_people

@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID, REFERENCE
+from testkit import MAIN_EMAIL, MAIN_ID, REFERENCE
 
 from mmtsb.world import device
 

@@ -1,7 +1,7 @@
 """Todoist labels (and task labels), task comments and comment attachments (via the file-system app)."""
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID
+from testkit import MAIN_EMAIL, MAIN_ID
 
 from mmtsb.world import device
 

@@ -1,6 +1,6 @@
 """Todoist projects, sections, sharing (invites, collaborators) and the Inbox rules."""
 
-from conftest import MAIN_EMAIL, MAIN_ID
+from testkit import MAIN_EMAIL, MAIN_ID
 
 from mmtsb.world import device
 

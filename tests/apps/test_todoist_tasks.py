@@ -1,7 +1,7 @@
 """Todoist tasks and sub-tasks: creation, ordering, filters, updates ('None' and 0 clear), assignment."""
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID
+from testkit import MAIN_EMAIL, MAIN_ID
 
 OTHER_ID = 20
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from testkit import REPO
 from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
 from mmtsb.episode.play import play_scenario
 

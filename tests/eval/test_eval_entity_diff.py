@@ -313,7 +313,7 @@ def test_invalid_spec_names_its_position():
 
 
 def test_released_specs_score_zero_when_nothing_happens_and_one_for_an_oracle_create():
-    from conftest import REFERENCE
+    from testkit import REFERENCE
 
     files = sorted(REFERENCE.glob("scenarios/*/*.json"))
     if not files:

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from conftest import REFERENCE
+from testkit import REFERENCE
 from pydantic import ValidationError
 
 from mmtsb.eval.specs import EntityDiffSpec

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import REFERENCE, REPO
+from testkit import REFERENCE, REPO
 
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 from mmtsb.scenarios.build import build_world

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REFERENCE, REPO
+from testkit import REFERENCE, REPO
 from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.entities import coerce_reference, id_offsets, learn_main_user_id, reference_prefixes
 from mmtsb.scenarios.loader import ScenarioError, load_scenario, parse_scenario

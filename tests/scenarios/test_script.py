@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REFERENCE
+from testkit import REFERENCE
 
 from mmtsb.scenarios.script import (
     PLACEHOLDER,

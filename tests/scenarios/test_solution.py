@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID, REFERENCE_TIME
+from testkit import MAIN_EMAIL, MAIN_ID, REFERENCE_TIME
 
 from mmtsb.scenarios.loader import parse_scenario
 from mmtsb.scenarios.solution import (

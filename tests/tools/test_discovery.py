@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 
 import pytest
-from conftest import MAIN_EMAIL, MAIN_ID, REFERENCE, REFERENCE_TIME, REPO, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, REFERENCE, REFERENCE_TIME, REPO, call_err, call_ok
 
 from mmtsb.tools.discovery import (
     ToolSearchIndex,

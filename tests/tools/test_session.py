@@ -3,7 +3,7 @@ observations (never crashes), writes of failing calls are rolled back, device st
 
 from __future__ import annotations
 
-from conftest import call_err, call_ok
+from testkit import call_err, call_ok
 from mmtsb.tools.session import ToolSession, WorkingSet
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.tools.registry import ToolRegistry

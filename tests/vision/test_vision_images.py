@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REFERENCE_TIME, call_err, call_ok
+from testkit import REFERENCE_TIME, call_err, call_ok
 from PIL import Image
 
 from mmtsb.apps.setting.schema import BASE_SETTING_ROW, SETTING

@@ -8,7 +8,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import REFERENCE_TIME, call_err, call_ok
+from testkit import REFERENCE_TIME, call_err, call_ok
 
 from mmtsb.apps.setting.schema import BASE_SETTING_ROW, SETTING
 from mmtsb.tools.registry import ToolRegistry

@@ -1,0 +1,1 @@
+"""The episode: messages, context, the loop, evidence and trajectories."""

@@ -1,0 +1,1 @@
+"""Roles: agents (oracle, code-exec, tool-use), users (scripted, LLM) and judges."""

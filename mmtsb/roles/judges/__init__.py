@@ -1,0 +1,1 @@
+"""Judges: static (offline) and rubric LLM judges."""

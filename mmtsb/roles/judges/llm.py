@@ -1,0 +1,498 @@
+"""Rubric LLM judges: the agent judge (5 criteria) and the user judge (4 criteria), SPEC.md §6.4 improved.
+
+One judge call = a system prompt (the versioned rubric, :mod:`mmtsb.roles.judges.prompts`) and one user
+message of content parts: the evidence text, then every relevant image preceded by its ``[image_id=N]``
+label. What differs from the reference (SPEC §9.9):
+
+- ``passed`` is the AND of the criteria (JudgeVerdict), never the model's own overall flag;
+- an unusable reply (bad JSON, a missing or unknown criterion, a reply cut off at the token limit) gets
+  ONE repair retry; if that fails too the verdict carries ``error`` and the raw replies, so a parse
+  failure is reported, never silently counted as a fail;
+- a generous ``max_tokens`` (8192) so the JSON is not truncated; a ``length`` cut doubles it for the repair;
+- images beyond the cap (16 by default) are named in the evidence text, never silently dropped;
+- the database diff covers ALL tables; token usage and cost of every judge call are recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from mmtsb.episode.config import ModelSettings
+from mmtsb.episode.evidence import EpisodeEvidence
+from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message
+from mmtsb.llm import LLMClient, LLMError, LLMResponse, ModelConfig
+from mmtsb.roles.judges import prompts
+from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
+from mmtsb.roles.judges.parse import ParsedVerdict, VerdictParseError, parse_verdict
+from mmtsb.roles.llm_common import image_encoder, model_config, provider_limits, response_cache
+
+DEFAULT_MAX_TOKENS = 8192
+MAX_REPAIR_TOKENS = 32768
+DEFAULT_MAX_IMAGES = 16
+RESULT_CHARS = 1000
+CODE_CHARS = 2000
+ARG_CHARS = 300
+_CODE_IMAGE_IDS = re.compile(r"image_ids?\s*[=:]\s*(\[[^\]]*\]|['\"][\d,\s]+['\"]|\d+)")
+
+
+# ---------------------------------------------------------------------------------------------- config
+def model_config_from_settings(settings: ModelSettings, *, default_max_tokens: int = DEFAULT_MAX_TOKENS,
+                               default_temperature: float | None = 0.0) -> ModelConfig:
+    """A ModelConfig for a judge: the roles' common mapping (``reasoning_effort`` and ``extra_params``
+    passed through), plus a generous ``max_tokens`` default so the JSON is not cut, and temperature 0
+    unless set or reasoning is configured (reasoning models take only their default temperature; litellm's
+    ``drop_params`` removes it where a provider rejects it)."""
+    config = model_config(settings, role="judge")
+    update: dict[str, Any] = {}
+    if config.max_tokens is None:
+        update["max_tokens"] = default_max_tokens
+    extra = config.extra_params
+    if config.temperature is None and "reasoning_effort" not in extra and "thinking" not in extra:
+        update["temperature"] = default_temperature
+    return config.model_copy(update=update) if update else config
+
+
+# ---------------------------------------------------------------------------------------------- images
+class ImageSource(Protocol):
+    """What the judges need of an image store (mmtsb.vision.store.ImageStore satisfies it)."""
+
+    def get(self, image_id: int) -> Any: ...
+
+    def ids(self) -> list[int]: ...
+
+
+def image_store_of(evidence: EpisodeEvidence) -> ImageSource | None:
+    """The episode's image store: ``evidence.images`` or ``evidence.world.images`` when present."""
+    store = getattr(evidence, "images", None)
+    if store is None:
+        world = getattr(evidence, "world", None)
+        store = getattr(world, "images", None)
+    return store if store is not None and hasattr(store, "get") else None
+
+
+def _ints(value: Any) -> list[int]:
+    """Image ids inside an argument value: an int, a list of ints, or a "1,2" string."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, str):
+        return [int(x) for x in re.findall(r"\d+", value)]
+    if isinstance(value, (list, tuple)):
+        return [i for v in value for i in _ints(v)]
+    return []
+
+
+def _argument_image_ids(arguments: Any) -> list[int]:
+    """Ids under ``image_id``/``image_ids`` keys, at any depth of a tool call's arguments."""
+    out: list[int] = []
+    if isinstance(arguments, dict):
+        for k, v in arguments.items():
+            if k in ("image_id", "image_ids"):
+                out += _ints(v)
+            else:
+                out += _argument_image_ids(v)
+    elif isinstance(arguments, list):
+        for v in arguments:
+            out += _argument_image_ids(v)
+    return out
+
+
+def _code_image_ids(code: str) -> list[int]:
+    return [i for m in _CODE_IMAGE_IDS.finditer(code) for i in _ints(m.group(1))]
+
+
+def _unique(ids: Iterable[int]) -> list[int]:
+    seen: dict[int, None] = {}
+    for i in ids:
+        seen.setdefault(i, None)
+    return list(seen)
+
+
+def agent_image_ids(evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+    """(id, how it entered the episode) for the agent judge, most important first: images the user
+    delivered, images the agent showed the user, images tools produced, images the agent's calls used."""
+    found: list[tuple[int, str]] = []
+    for m in evidence.messages:
+        if m.sender == USER and m.recipient == AGENT:
+            found += [(i, f"delivered by the user (message {m.index})") for i in m.image_ids]
+    for m in evidence.messages:
+        if m.sender == AGENT and m.recipient == USER:
+            found += [(i, f"shown by the agent to the user (message {m.index})") for i in m.image_ids]
+    for m in evidence.messages:
+        if m.sender == ENV and m.recipient == AGENT:
+            found += [(i, f"produced by {m.tool_name or 'code'} (message {m.index})") for i in m.image_ids]
+    for m in evidence.messages:
+        if m.sender == AGENT and m.recipient == ENV:
+            used = ([i for c in m.tool_calls for i in _argument_image_ids(c.arguments)] if m.tool_calls
+                    else _code_image_ids(m.content))
+            found += [(i, f"used by the agent's action (message {m.index})") for i in used]
+    return _first_reason(found)
+
+
+def user_image_ids(evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+    """(id, how) for the user judge: what the user delivered, then what the agent showed it."""
+    found: list[tuple[int, str]] = []
+    for m in evidence.messages:
+        if m.sender == USER and m.recipient == AGENT:
+            found += [(i, f"delivered by the user (message {m.index})") for i in m.image_ids]
+    for m in evidence.messages:
+        if m.sender == AGENT and m.recipient == USER:
+            found += [(i, f"shown by the agent to the user (message {m.index})") for i in m.image_ids]
+    return _first_reason(found)
+
+
+def _first_reason(found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    reasons: dict[int, str] = {}
+    for i, why in found:
+        reasons.setdefault(i, why)
+    return list(reasons.items())
+
+
+@dataclass
+class ImagePlan:
+    """Which images go to the judge, and which do not (and why): nothing is dropped silently."""
+
+    attached: list[tuple[int, str, Any]] = field(default_factory=list)   # (id, how, stored image)
+    omitted: list[int] = field(default_factory=list)                      # over the cap
+    unavailable: dict[int, str] = field(default_factory=dict)             # id -> reason
+
+    def describe(self, cap: int) -> str:
+        lines = []
+        if self.attached:
+            lines.append(f"Attached below ({len(self.attached)}), each after its [image_id=N] label: ids "
+                         f"{sorted(i for i, _, _ in self.attached)}.")
+        else:
+            lines.append("No images are attached.")
+        if self.omitted:
+            lines.append(f"NOT attached because of the cap of {cap} images per judge call: ids {sorted(self.omitted)}. "
+                         "You cannot see these; rely on tool results and the conversation for them.")
+        for i, why in sorted(self.unavailable.items()):
+            lines.append(f"Image id {i} could not be attached: {why}.")
+        return "\n".join(lines)
+
+
+def plan_images(candidates: list[tuple[int, str]], store: ImageSource | None, cap: int) -> ImagePlan:
+    """Keep the first ``cap`` loadable candidates (priority order); the rest are listed as omitted."""
+    plan = ImagePlan()
+    for image_id, why in candidates:
+        if store is None:
+            plan.unavailable[image_id] = "the episode's image store was not given to the judge"
+            continue
+        try:
+            image = store.get(image_id)
+        except (ValueError, KeyError, IndexError) as e:
+            plan.unavailable[image_id] = f"no such image ({e})"
+            continue
+        if len(plan.attached) < cap:
+            plan.attached.append((image_id, why, image))
+        else:
+            plan.omitted.append(image_id)
+    plan.attached.sort(key=lambda t: t[0])
+    return plan
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+def _short(value: Any, limit: int) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + f"… [{len(text) - limit} more chars]"
+
+
+def _images_tag(ids: list[int]) -> str:
+    return f" [image_ids={ids}]" if ids else ""
+
+
+def render_agent_actions(messages: list[Message]) -> str:
+    """Every agent action with its result, errors marked, images produced named by id."""
+    lines = []
+    for m in messages:
+        if m.sender == AGENT and m.recipient == ENV:
+            if m.tool_calls:
+                for c in m.tool_calls:
+                    args = c.raw_arguments if c.parse_error else json.dumps(c.arguments, ensure_ascii=False,
+                                                                            default=str)
+                    lines.append(f"#{m.index} [AGENT → ENV]: {c.name}({_short(args or '', ARG_CHARS)})")
+            else:
+                lines.append(f"#{m.index} [AGENT → ENV]: <code>\n{_short(m.content, CODE_CHARS)}\n</code>")
+        elif m.sender == ENV and m.recipient == AGENT:
+            tag = "ERROR: " if m.is_error else ""
+            name = f"{m.tool_name} → " if m.tool_name else ""
+            lines.append(f"#{m.index} [ENV → AGENT]: {name}{tag}{_short(m.content, RESULT_CHARS)}"
+                         f"{_images_tag(m.image_ids)}")
+    return "\n".join(lines) or "(the agent took no actions)"
+
+
+def render_conversation(messages: list[Message], scripted: int = 0) -> str:
+    """The USER ↔ AGENT messages with their image ids (text kept verbatim: leaked syntax is evidence).
+    The first ``scripted`` records came from the scenario file and are marked as such."""
+    lines = []
+    for m in messages:
+        if {m.sender, m.recipient} == {USER, AGENT}:
+            mark = " (scripted opening message, sent by the harness)" if m.index < scripted else ""
+            lines.append(f"#{m.index} [{m.sender} → {m.recipient}]{mark}: {m.content}{_images_tag(m.image_ids)}")
+    return "\n".join(lines) or "(no conversation)"
+
+
+def render_user_tool_calls(messages: list[Message], scripted: int = 0) -> str:
+    """The user's tool calls and their results, and every user message that carried images, in order."""
+    lines = []
+    for m in messages:
+        if m.sender == USER and m.recipient == ENV:
+            for c in m.tool_calls:
+                args = c.raw_arguments if c.parse_error else json.dumps(c.arguments, ensure_ascii=False)
+                lines.append(f"#{m.index} [USER → ENV]: {c.name}({_short(args or '', ARG_CHARS)})")
+        elif m.sender == ENV and m.recipient == USER:
+            tag = "ERROR: " if m.is_error else ""
+            lines.append(f"#{m.index} [ENV → USER]: {m.tool_name or ''} → {tag}{_short(m.content, RESULT_CHARS)}")
+        elif m.sender == USER and m.recipient == AGENT and m.image_ids:
+            how = "the scripted opening message" if m.index < scripted else "a user message"
+            lines.append(f"#{m.index} [USER → AGENT]: images {m.image_ids} delivered with {how}")
+    return "\n".join(lines) or "(the user made no tool calls)"
+
+
+def turn_count(messages: list[Message]) -> int:
+    """Effective turns as the reference counts them: not SYSTEM-sent, not user↔environment, not user-only."""
+    return sum(1 for m in messages
+               if m.sender != SYSTEM and {m.sender, m.recipient} != {USER, ENV} and tuple(m.visible_to) != (USER,))
+
+
+# ---------------------------------------------------------------------------------------------- judges
+def _empty_usage() -> dict[str, Any]:
+    return {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0, "api_calls": 0, "cached_calls": 0,
+            "cost_usd": 0.0, "cost_known": True}
+
+
+def _add_usage(usage: dict[str, Any], response: LLMResponse) -> None:
+    usage["prompt_tokens"] += response.usage.prompt_tokens
+    usage["completion_tokens"] += response.usage.completion_tokens
+    usage["total_tokens"] += response.usage.total_tokens
+    usage["api_calls"] += 1
+    usage["cached_calls"] += int(response.cached)
+    usage["cost_usd"] = round(usage["cost_usd"] + response.cost, 8)
+    usage["cost_known"] = usage["cost_known"] and response.cost_known
+
+
+class LLMJudge(Judge):
+    """A rubric judge over one model; subclasses provide the criteria, images and evidence text."""
+
+    criteria: tuple[str, ...] = ()
+
+    def __init__(self, model_settings: ModelSettings, shared: dict[str, Any],
+                 response_cache_dir: str | None = None, *, max_images: int = DEFAULT_MAX_IMAGES) -> None:
+        if max_images < 0:
+            raise ValueError(f"max_images must be >= 0, got {max_images}")
+        self.settings = model_settings
+        self.config = model_config_from_settings(model_settings)
+        self.max_images = max_images
+        self.client = LLMClient(self.config, limits=provider_limits(shared), images=image_encoder(shared),
+                                cache=response_cache(shared, response_cache_dir))
+        self.name = f"llm:{self.config.model}"
+        self.prompt_version = prompts.prompt_version(self.kind)
+
+    # ---- what subclasses provide
+    def image_candidates(self, evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+        raise NotImplementedError
+
+    def evidence_text(self, evidence: EpisodeEvidence, images: ImagePlan) -> str:
+        raise NotImplementedError
+
+    # ---- the request
+    def system_prompt(self) -> str:
+        return prompts.system_prompt(self.kind, self.criteria)
+
+    def build_messages(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
+        """[system, user]: the evidence text, then each image after its ``[image_id=N]`` label."""
+        plan = plan_images(self.image_candidates(evidence), image_store_of(evidence), self.max_images)
+        parts: list[dict[str, Any]] = [{"type": "text", "text": self.evidence_text(evidence, plan)}]
+        for image_id, why, image in plan.attached:
+            try:
+                part = self.client.image_part(image)
+            except ValueError as e:  # undecodable bytes: say so instead of failing the whole judgement
+                parts.append({"type": "text", "text": f"[image_id={image_id}] could not be encoded: {e}"})
+                continue
+            parts.append({"type": "text", "text": f"[image_id={image_id}] {why}"})
+            parts.append(part)
+        return [{"role": "system", "content": self.system_prompt()}, {"role": "user", "content": parts}]
+
+    # ---- judging
+    async def judge(self, evidence: EpisodeEvidence) -> JudgeVerdict:
+        """One judgement: a call, and at most one repair call when the reply is unusable."""
+        usage = _empty_usage()
+        raws: list[str | None] = []
+        messages = self.build_messages(evidence)
+        role = f"{self.kind}_judge"
+        try:
+            first = await self.client.complete(messages, role=role)
+            _add_usage(usage, first)
+            raws.append(first.text)
+            try:
+                return self._verdict(parse_verdict(first.text, self.criteria), usage)
+            except VerdictParseError as e:
+                error = str(e)
+            truncated = first.finish_reason == "length"
+            retry = messages + [{"role": "assistant", "content": first.text or "(empty reply)"},
+                                {"role": "user", "content": prompts.repair_prompt(error, self.criteria, truncated)}]
+            second = await self._repair_client(truncated).complete(retry, role=role)
+            _add_usage(usage, second)
+            raws.append(second.text)
+            try:
+                verdict = self._verdict(parse_verdict(second.text, self.criteria), usage)
+            except VerdictParseError as e2:
+                return self._error(f"unusable verdict after one repair retry: {e2} (first reply: {error}; "
+                                   f"finish reasons: {first.finish_reason}, {second.finish_reason})", usage, raws)
+            verdict.reasoning += f"\n[judge note: the first reply was unusable ({error}); repaired on retry]"
+            return verdict
+        except LLMError as e:
+            return self._error(f"judge model call failed: {e}", usage, raws)
+
+    def _repair_client(self, truncated: bool) -> LLMClient:
+        """The client for the repair call: the same, with max_tokens doubled after a ``length`` cut."""
+        if not truncated:
+            return self.client
+        budget = min(MAX_REPAIR_TOKENS, 2 * (self.config.max_tokens or DEFAULT_MAX_TOKENS))
+        config = self.config.model_copy(update={"max_tokens": budget})
+        return LLMClient(config, limits=self.client.limits, ledger=self.client.ledger, cache=self.client.cache,
+                         images=self.client.images)
+
+    def _verdict(self, parsed: ParsedVerdict, usage: dict[str, Any]) -> JudgeVerdict:
+        verdict = JudgeVerdict(self.kind, self.name, parsed.criteria, reasoning=parsed.reasoning,
+                               prompt_version=self.prompt_version, usage=dict(usage))
+        for note in parsed.notes:
+            verdict.reasoning += f"\n[judge note: {note}]"
+        if parsed.model_overall is not None and parsed.model_overall != verdict.passed:
+            verdict.reasoning += (f"\n[judge note: the model's own overall flag ({parsed.model_overall}) is ignored; "
+                                  f"the verdict is the AND of the criteria ({verdict.passed})]")
+        return verdict
+
+    def _error(self, error: str, usage: dict[str, Any], raw: list[str | None]) -> JudgeVerdict:
+        reasoning = "\n\n".join(f"--- raw reply {i + 1} ---\n{text or '(empty)'}" for i, text in enumerate(raw))
+        return JudgeVerdict(self.kind, self.name, [], reasoning=reasoning, error=error,
+                            prompt_version=self.prompt_version, usage=dict(usage))
+
+
+class LLMAgentJudge(LLMJudge):
+    """Judges the agent on task_completion, instruction_following, tool_use_validity, no_side_effects
+    and information_accuracy."""
+
+    kind: JudgeKind = "agent"
+    criteria = AGENT_CRITERIA
+
+    def image_candidates(self, evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+        return agent_image_ids(evidence)
+
+    def evidence_text(self, evidence: EpisodeEvidence, images: ImagePlan) -> str:
+        criteria = evidence.scenario.task_completion_criteria.strip() or "(none given)"
+        return "\n\n".join([
+            f"## Task completion criteria\n{criteria}",
+            f"## Conversation (user ↔ agent)\n{render_conversation(evidence.messages)}",
+            f"## Agent actions and environment results\n{render_agent_actions(evidence.messages)}",
+            "## Database changes (row level, ALL tables; trusted)\n" + evidence.database_changes_text(),
+            f"## Episode end\nThe episode ended because: {evidence.end_reason}.",
+            f"## Images\n{images.describe(self.max_images)}",
+            "Evaluate the agent on every criterion and reply with the JSON verdict.",
+        ])
+
+
+class LLMUserJudge(LLMJudge):
+    """Judges the simulated user on request_fidelity, conversational_naturalness, grounded_consistency
+    and tool_channel_correctness."""
+
+    kind: JudgeKind = "user"
+    criteria = USER_CRITERIA
+
+    def image_candidates(self, evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+        return user_image_ids(evidence)
+
+    def evidence_text(self, evidence: EpisodeEvidence, images: ImagePlan) -> str:
+        scripted = len(evidence.scenario.messages)  # the loop seeds the scenario's rows first
+        return "\n\n".join([
+            f"## Hidden instructions of the simulated user\n{user_instructions(evidence)}",
+            f"## The user's tools\n{user_tools_text(evidence)}",
+            f"## Conversation (user ↔ agent)\n{render_conversation(evidence.messages, scripted)}",
+            f"## The user's tool calls and image deliveries\n{render_user_tool_calls(evidence.messages, scripted)}",
+            f"## Message budget\n{budget_text(evidence)}",
+            f"## Scenario metadata\n{metadata_text(evidence)}",
+            f"## Image Delivery Verification (computed by the harness)\n{image_delivery_text(evidence)}",
+            f"## Round Query Delivery Check (computed by the harness)\n{query_delivery_text(evidence)}",
+            f"## Images\n{images.describe(self.max_images)}",
+            "Evaluate the simulated user on every criterion and reply with the JSON verdict.",
+        ])
+
+
+# ---------------------------------------------------------------------------------------------- user evidence
+def user_instructions(evidence: EpisodeEvidence) -> str:
+    text = evidence.scenario.user_script.replace("{{USER_INSTRUCTION}}", "").strip()
+    return text or "(no instructions)"
+
+
+def user_tools_text(evidence: EpisodeEvidence) -> str:
+    """``evidence.user_tools`` (specs or names) when given, else every tool visible to the user role."""
+    specs = getattr(evidence, "user_tools", None)
+    if specs is None:
+        from mmtsb.tools.toolbox import full_registry
+
+        specs = full_registry().visible_to("user")
+    lines = []
+    for s in specs:
+        if isinstance(s, str):
+            lines.append(f"- {s}")
+        else:
+            lines.append(f"- {s.name}({', '.join(p.name for p in s.params)}): {s.summary}")
+    return "\n".join(lines) or "(none)"
+
+
+def budget_text(evidence: EpisodeEvidence) -> str:
+    max_messages = getattr(evidence, "max_messages", None) or evidence.scenario.max_messages
+    user_turns = sum(1 for m in evidence.messages if m.sender == USER and m.recipient == AGENT)
+    return (f"max_messages: {max_messages}; actual turn count: {turn_count(evidence.messages)} "
+            f"({user_turns} user messages to the agent, {len(evidence.messages)} records in total); "
+            f"the episode ended because: {evidence.end_reason}.")
+
+
+def metadata_text(evidence: EpisodeEvidence) -> str:
+    t = evidence.scenario.taxonomy
+    rounds = evidence.script.rounds
+    arrival = "; ".join(f"round {r.number}: ids {r.provide_image_ids}" for r in rounds if r.provide_image_ids)
+    return "\n".join([
+        f"challenge_type: {t.challenge_type}",
+        f"require_disambiguation: {t.require_disambiguation}",
+        f"num_user_rounds: {t.num_user_rounds} (the script has {len(rounds)} rounds)",
+        f"image_arrival: {t.image_arrival} ({arrival or 'no scripted images'})",
+    ])
+
+
+def image_delivery_text(evidence: EpisodeEvidence) -> str:
+    check = evidence.image_delivery_check()
+    delivered_at: dict[int, list[int]] = {}
+    for m in evidence.messages:
+        if m.sender == USER and m.recipient == AGENT:
+            for i in m.image_ids:
+                delivered_at.setdefault(i, []).append(m.index)
+    lines = []
+    for r in evidence.script.rounds:
+        if not r.provide_image_ids:
+            continue
+        where = ", ".join(f"id {i} " + (f"in message(s) {delivered_at[i]}" if i in delivered_at else "NOT delivered")
+                          for i in r.provide_image_ids)
+        lines.append(f"Round {r.number} ({', '.join(r.provide_names)} -> ids {r.provide_image_ids}): {where}")
+    extra = sorted(set(delivered_at) - set(check["expected"]))
+    if extra:
+        lines.append(f"Delivered but not scripted: ids {extra}")
+    lines.append(f"Result: MISSING IDs {check['missing']}" if check["missing"] else
+                 ("Result: all delivered" if check["expected"] else "Result: the script provides no images"))
+    return "\n".join(lines)
+
+
+def query_delivery_text(evidence: EpisodeEvidence) -> str:
+    rounds = {r.number: r for r in evidence.script.rounds}
+    lines = []
+    for q in evidence.query_delivery_check():
+        line = f"Round {q['round']}: {q['status']} (best word Jaccard {q['jaccard']})"
+        if q["status"] != "delivered" and q["round"] in rounds:
+            line += f"; scripted query: {_short(rounds[q['round']].query, 400)!r}"
+        lines.append(line)
+    return "\n".join(lines) or "(the script has no rounds)"

@@ -1,0 +1,147 @@
+"""What the model-driven roles share: settings -> ModelConfig, process-wide client resources, usage
+accounting, image content parts, and :class:`ModelRole`, the base that keeps an append-only chat history.
+
+Process-wide objects live in the ``shared`` dict owned by the RoleFactory (never in module globals):
+``"limits"`` (ProviderLimits), ``"image_encoder"`` (ImageEncoder) and ``"response_cache:<dir>"``
+(ResponseCache); the LLM judges use the same keys.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from mmtsb.episode.config import ModelSettings
+from mmtsb.llm import ImageEncoder, LLMClient, LLMResponse, ModelConfig, ProviderLimits, ResponseCache
+from mmtsb.roles.base import Role, RoleUsage
+
+if TYPE_CHECKING:
+    from mmtsb.episode.context import EpisodeContext
+
+OpenAIMessage = dict[str, Any]
+
+LIMITS_KEY = "limits"
+IMAGES_KEY = "image_encoder"
+CACHE_KEY_PREFIX = "response_cache:"
+
+_THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
+
+
+def model_config(settings: ModelSettings, *, role: str = "agent") -> ModelConfig:
+    """The LLM client's config for a role's ModelSettings; ``reasoning_effort`` and ``extra_params`` pass
+    through unchanged. A bad setting raises ValueError naming the role's config section."""
+    if not settings.model:
+        raise ValueError(f"{role}_model.model is empty: set it to a litellm model id (e.g. openai/gpt-5.4)")
+    extra = dict(settings.extra_params)
+    if settings.reasoning_effort is not None:
+        extra.setdefault("reasoning_effort", settings.reasoning_effort)
+    try:
+        return ModelConfig(model=settings.model, api_base=settings.api_base, api_key_env=settings.api_key_env,
+                           temperature=settings.temperature, max_tokens=settings.max_tokens,
+                           timeout_s=settings.timeout_s, max_retries=settings.max_retries,
+                           concurrency=settings.concurrency, extra_params=extra)
+    except ValidationError as e:
+        problems = "; ".join((f"{'.'.join(map(str, err['loc']))}: " if err["loc"] else "")
+                             + str(err["msg"]).removeprefix("Value error, ") for err in e.errors())
+        raise ValueError(f"{role}_model: {problems}") from None
+
+
+def provider_limits(shared: dict[str, Any]) -> ProviderLimits:
+    return shared.setdefault(LIMITS_KEY, ProviderLimits())
+
+
+def image_encoder(shared: dict[str, Any]) -> ImageEncoder:
+    return shared.setdefault(IMAGES_KEY, ImageEncoder())
+
+
+def response_cache(shared: dict[str, Any], directory: str | None) -> ResponseCache | None:
+    if not directory:
+        return None
+    return shared.setdefault(CACHE_KEY_PREFIX + str(directory), ResponseCache(directory))
+
+
+def make_client(settings: ModelSettings, shared: dict[str, Any], *, role: str,
+                response_cache_dir: str | None = None) -> LLMClient:
+    """An LLMClient for one role of one episode, over the process-wide limits, encoder and cache."""
+    return LLMClient(model_config(settings, role=role), limits=provider_limits(shared),
+                     cache=response_cache(shared, response_cache_dir), images=image_encoder(shared))
+
+
+def add_usage(usage: RoleUsage, response: LLMResponse) -> None:
+    """Accumulate one response's tokens, call and cost into a role's usage."""
+    usage.prompt_tokens += response.usage.prompt_tokens
+    usage.completion_tokens += response.usage.completion_tokens
+    usage.api_calls += 1
+    usage.cost_usd += response.cost
+    usage.cost_known = usage.cost_known and response.cost_known
+
+
+def split_think(text: str | None) -> tuple[str, str | None]:
+    """(visible text, reasoning): a leading ``<think>...</think>`` block (models served without a reasoning
+    parser) is removed from the text, so code or tool syntax inside the thinking is never acted upon."""
+    if not text:
+        return "", None
+    m = _THINK.match(text)
+    if m is None:
+        return text.strip(), None
+    return text[m.end():].strip(), m.group(1).strip() or None
+
+
+class ModelRole(Role):
+    """A role backed by one chat model, with an append-only OpenAI-format history.
+
+    Messages are converted once, when observed (``conversions`` counts them), so a turn costs the same
+    whatever the history length; images are encoded once per distinct image by the shared ImageEncoder.
+    """
+
+    kind = "model"
+    role_key = "agent"  # the ledger role and the config section name
+
+    def __init__(self, settings: ModelSettings, shared: dict[str, Any], *,
+                 response_cache_dir: str | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.client = make_client(settings, shared, role=self.role_key, response_cache_dir=response_cache_dir)
+        self.name = f"{self.kind}:{settings.model}"
+        self.history: list[OpenAIMessage] = []
+        self.conversions = 0
+        self.reasoning: list[str] = []
+        self.ctx: EpisodeContext | None = None
+
+    # ---- history -----------------------------------------------------------------------------------------
+    def _add(self, message: OpenAIMessage) -> OpenAIMessage:
+        self.conversions += 1
+        self.history.append(message)
+        return message
+
+    def image_parts(self, image_ids: list[int]) -> list[dict[str, Any]]:
+        """Per image: a text part ``image_id: N`` then its ``image_url`` part (a note if it cannot be read)."""
+        assert self.ctx is not None, "start() was not called"
+        parts: list[dict[str, Any]] = []
+        for image_id in image_ids:
+            parts.append({"type": "text", "text": f"image_id: {image_id}"})
+            try:
+                parts.append(self.client.image_part(self.ctx.world.images.get(image_id)))
+            except (ValueError, KeyError, IndexError) as e:
+                parts.append({"type": "text", "text": f"[image {image_id} could not be loaded: {e}]"})
+        return parts
+
+    def multimodal(self, text: str, image_ids: list[int]) -> str | list[dict[str, Any]]:
+        """Plain text, or the text part followed by each image (labelled with its id)."""
+        if not image_ids:
+            return text
+        return [{"type": "text", "text": text}, *self.image_parts(image_ids)]
+
+    # ---- model calls -------------------------------------------------------------------------------------
+    async def complete(self, tools: list[dict[str, Any]] | None = None) -> LLMResponse:
+        """One model call over the current history; usage is accumulated; provider errors propagate."""
+        response = await self.client.complete(self.history, tools=tools or None, role=self.role_key)
+        add_usage(self.usage, response)
+        if response.reasoning:
+            self.reasoning.append(response.reasoning)
+        return response
+
+    async def close(self) -> None:
+        self.ctx = None

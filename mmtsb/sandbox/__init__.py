@@ -1,0 +1,30 @@
+"""Sandboxed code execution: a persistent Python interpreter in a separate, confined process.
+
+Agent code runs in a child forked from a warm template process (allowed libraries preloaded), confined by
+rlimits, seccomp, Landlock, a private network namespace and a scrubbed environment; tools are plain functions
+inside it whose calls are proxied to the parent as JSON. See :class:`Interpreter` and :func:`active_layers`.
+
+Exports are resolved lazily so that the template process, which imports this package, stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mmtsb.sandbox.config import ExecResult, SandboxLimits
+    from mmtsb.sandbox.interpreter import Interpreter, active_layers
+
+__all__ = ["ExecResult", "Interpreter", "SandboxLimits", "active_layers"]
+
+_EXPORTS = {"ExecResult": "config", "SandboxLimits": "config", "Interpreter": "interpreter",
+            "active_layers": "interpreter"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mmtsb.sandbox' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"mmtsb.sandbox.{module}"), name)

@@ -1,0 +1,455 @@
+"""The parent's view of one sandboxed interpreter: run code, proxy tool calls, enforce the wall clock.
+
+Why here and not in the child: everything the parent decides (timeouts, which tools exist, what a tool
+returns, how large a message may be) must hold even if the child is fully compromised. The parent only reads
+length-capped JSON from the child, answers tool calls for the tools it was given, and replaces the child
+whenever it dies, stalls or misbehaves, telling the caller that the state was lost (``ExecResult.reset``).
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import os
+import select
+import shutil
+import signal
+import tempfile
+import threading
+import time
+import warnings
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, Self
+
+from mmtsb.sandbox import forkserver
+from mmtsb.sandbox.config import ExecResult, SandboxLimits
+from mmtsb.sandbox.protocol import PeerClosed, ProtocolError, recv_msg, send_msg
+from mmtsb.sandbox.static_check import blocked_message
+
+#: the layers ``active_layers`` reports
+LAYER_NAMES = ("static_checks", "rlimits", "seccomp", "landlock", "netns", "env_scrub")
+IMAGE_KEY = "__mmtsb_image_id__"
+HELLO_TIMEOUT = 15.0
+#: slack added to parent-side caps for the truncation note the child appends
+NOTE_SLACK = 200
+LOST_STATE = "It was restarted: all variables, imports and definitions from earlier runs are gone."
+
+_warned_layers = False
+_layers_cache: dict[str, bool] | None = None
+
+
+class ToolOutcomeLike(Protocol):
+    """What a tool handler returns (mmtsb.tools.session.ToolOutcome fits)."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    value: Any
+    error: Any
+    images: list[int]
+
+
+ToolHandler = Callable[[str, dict[str, Any]], ToolOutcomeLike]
+
+
+class _ToolLike(Protocol):
+    name: str
+
+    @property
+    def param_names(self) -> list[str]: ...
+
+
+ToolsArg = Iterable["str | _ToolLike"] | Mapping[str, Sequence[str] | None]
+
+
+def tool_definitions(tools: ToolsArg) -> dict[str, dict[str, Any]]:
+    """Normalise tools given as names, ToolSpec-like objects or ``{name: [param names] | None}``."""
+    items: list[tuple[str, list[str] | None, str]] = []
+    if isinstance(tools, Mapping):
+        items = [(n, None if p is None else list(p), "") for n, p in tools.items()]
+    else:
+        for t in tools:
+            if isinstance(t, str):
+                items.append((t, None, ""))
+            else:
+                items.append((t.name, list(t.param_names), str(getattr(t, "summary", "") or "")))
+    defs = {}
+    for name, params, doc in items:
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise ValueError(f"tool name {name!r} is not a valid Python identifier")
+        defs[name] = {"name": name, "params": params, "doc": doc}
+    return defs
+
+
+def encode_tool_value(value: Any) -> Any:
+    """A tool result as JSON for the child: images become ``{IMAGE_KEY: id}``, the rest via to_jsonable."""
+    from mmtsb.tools.session import to_jsonable
+    from mmtsb.vision.store import ImageResult
+
+    def enc(v: Any) -> Any:
+        if isinstance(v, ImageResult):
+            return {IMAGE_KEY: v.image_id}
+        if isinstance(v, dict):
+            return {str(k): enc(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple, set, frozenset)):
+            return [enc(x) for x in v]
+        return to_jsonable(v)
+
+    return enc(value)
+
+
+def _cap(text: Any, limit: int) -> str | None:
+    """Parent-side cap on text the child sent (it should already be capped; we do not rely on it)."""
+    if text is None:
+        return None
+    text = text if isinstance(text, str) else str(text)
+    if len(text) > limit + NOTE_SLACK:
+        text = text[:limit] + f"\n... [truncated: {len(text) - limit} more characters]"
+    return text
+
+
+class _ChildLost(Exception):
+    """The interpreter died, stalled or broke the protocol during a run."""
+
+    def __init__(self, message: str, *, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+
+
+class _NotDelivered(Exception):
+    """The interpreter was gone before the code could be sent (so none of it ran)."""
+
+
+class _State:
+    """What the finalizer must release even if the Interpreter is never closed."""
+
+    def __init__(self, scratch: Path, own_scratch: bool) -> None:
+        self.child: forkserver.Spawned | None = None
+        self.scratch = scratch
+        self.own_scratch = own_scratch
+
+    def kill_child(self) -> None:
+        child, self.child = self.child, None
+        if child is None:
+            return
+        try:
+            signal.pidfd_send_signal(child.pidfd, signal.SIGKILL)
+        except OSError:
+            pass
+        _wait_exit(child.pidfd, 2.0)
+        child.sock.close()
+        try:
+            os.close(child.pidfd)
+        except OSError:
+            pass
+
+    def release(self) -> None:
+        self.kill_child()
+        if self.own_scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _wait_exit(pidfd: int, timeout: float) -> bool:
+    """True once the process behind ``pidfd`` has exited (a pidfd turns readable then)."""
+    try:
+        ready, _, _ = select.select([pidfd], [], [], timeout)
+    except (OSError, ValueError):
+        return True
+    return bool(ready)
+
+
+class Interpreter:
+    """A persistent Python interpreter in a confined child process.
+
+    Args:
+        tools: tools callable from the code as plain functions: names (keyword arguments only), objects with
+            ``name`` and ``param_names`` (e.g. ToolSpec; positional arguments then work too), or a mapping
+            ``{name: [param names] or None}``.
+        tool_handler: ``(name, arguments) -> ToolOutcome``, run in the parent for every call.
+        limits: resource limits (defaults: 30 s wall clock, 1 GiB, 10,000 output characters...).
+        scratch_dir: the only folder the code may write (and read besides the Python runtime); a temporary
+            one, deleted on close, when omitted.
+        static_checks: run the reference's static safety check before executing (turn off only to test
+            the OS layers).
+        seed: seed of ``random`` and ``numpy.random`` in every (re)started interpreter; None = fresh entropy.
+
+    Use as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, tools: ToolsArg = (), tool_handler: ToolHandler | None = None,
+                 limits: SandboxLimits | None = None, scratch_dir: str | Path | None = None, *,
+                 static_checks: bool = True, seed: int | None = None) -> None:
+        self.limits = limits or SandboxLimits()
+        self._tools = tool_definitions(tools)
+        if self._tools and tool_handler is None:
+            raise ValueError("Interpreter(tools=...) needs a tool_handler to run the calls")
+        self.tool_handler = tool_handler
+        self.static_checks = static_checks
+        self.seed = seed
+        own = scratch_dir is None
+        scratch = Path(tempfile.mkdtemp(prefix="mmtsb-sandbox-") if own else scratch_dir).resolve()
+        scratch.mkdir(parents=True, exist_ok=True)
+        self._state = _State(scratch, own)
+        self._finalizer = weakref.finalize(self, _State.release, self._state)
+        self._lock = threading.Lock()
+        self._template: forkserver.TemplateProcess | None = None
+        self.layer_details: dict[str, Any] = {}
+        self.start_seconds = 0.0
+        self.restarts = 0
+        self._run_id = 0
+        self._start()
+
+    # --- lifecycle --------------------------------------------------------------------------------------
+    @property
+    def scratch_dir(self) -> Path:
+        return self._state.scratch
+
+    @property
+    def pid(self) -> int | None:
+        """The current interpreter process id (changes after a reset)."""
+        return None if self._state.child is None else self._state.child.pid
+
+    @property
+    def layers(self) -> dict[str, bool]:
+        """Which protection layers are active in the current interpreter."""
+        return {k: bool(self.layer_details.get(k)) for k in LAYER_NAMES}
+
+    @property
+    def closed(self) -> bool:
+        return not self._finalizer.alive
+
+    def _config(self) -> dict[str, Any]:
+        return {"scratch_dir": str(self._state.scratch), "limits": self.limits.to_dict(),
+                "tools": list(self._tools.values()), "seed": self.seed, "static_checks": self.static_checks}
+
+    def _start(self) -> None:
+        started = time.monotonic()
+        child, self._template = forkserver.spawn(self._config())
+        self._state.child = child
+        try:
+            hello = recv_msg(child.sock, max_bytes=1 << 20, deadline=time.monotonic() + HELLO_TIMEOUT)
+        except (OSError, ProtocolError, TimeoutError) as e:
+            status = self._template.status(child.pid) if _wait_exit(child.pidfd, 1.0) else None
+            self._state.kill_child()
+            raise forkserver.SandboxStartError(
+                f"the sandboxed interpreter did not start ({status or e})") from None
+        if hello.get("op") != "hello" or not isinstance(hello.get("layers"), dict):
+            self._state.kill_child()
+            raise forkserver.SandboxStartError("the sandboxed interpreter sent an invalid greeting")
+        self.layer_details = dict(hello["layers"])
+        self.start_seconds = time.monotonic() - started
+        self._warn_missing_layers()
+
+    def _warn_missing_layers(self) -> None:
+        global _warned_layers
+        missing = [k for k, v in self.layers.items() if not v and not (k == "static_checks"
+                                                                       and not self.static_checks)]
+        if missing and not _warned_layers:
+            _warned_layers = True
+            warnings.warn(f"mmtsb sandbox: protection layer(s) {', '.join(missing)} are NOT active on this "
+                          f"machine; agent code runs with weaker isolation (active: "
+                          f"{', '.join(k for k, v in self.layers.items() if v) or 'none'}).",
+                          RuntimeWarning, stacklevel=3)
+
+    def _replace(self) -> None:
+        """Kill the current interpreter (if any) and start a fresh one."""
+        self._state.kill_child()
+        self.restarts += 1
+        self._start()
+
+    def reset(self) -> None:
+        """Discard all state: a fresh interpreter replaces the current one."""
+        with self._lock:
+            self._check_open()
+            self._replace()
+
+    def close(self) -> None:
+        """Kill the interpreter and delete the scratch folder if we created it."""
+        self._finalizer()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("this Interpreter is closed")
+
+    # --- tools ------------------------------------------------------------------------------------------
+    @property
+    def tool_names(self) -> list[str]:
+        return list(self._tools)
+
+    def add_tools(self, tools: ToolsArg) -> None:
+        """Make more tools callable (e.g. tools discovered during the episode)."""
+        new = tool_definitions(tools)
+        if new and self.tool_handler is None:
+            raise ValueError("this Interpreter has no tool_handler")
+        self._tools.update(new)
+        self._send_tools(list(new.values()), [])
+
+    def remove_tools(self, names: Iterable[str]) -> None:
+        """Remove tools (e.g. evicted from the working set); calls to them fail from now on."""
+        gone = [n for n in names if self._tools.pop(n, None) is not None]
+        self._send_tools([], gone)
+
+    def _send_tools(self, add: list[dict[str, Any]], remove: list[str]) -> None:
+        with self._lock:
+            self._check_open()
+            child = self._state.child
+            if child is None or not (add or remove):
+                return
+            try:
+                send_msg(child.sock, {"op": "tools", "add": add, "remove": remove},
+                         deadline=time.monotonic() + 5)
+            except (OSError, TimeoutError):
+                self._state.kill_child()  # the next run starts a fresh interpreter with the new tool set
+
+    def _handle_call(self, msg: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
+        """Run one tool call from the child; the reply and the ids of images the tool returned."""
+        name, args = msg.get("tool"), msg.get("args")
+        if not isinstance(name, str) or name not in self._tools or self.tool_handler is None:
+            return _error_reply("NameError", f"Tool {name!r} is not available in this interpreter."), []
+        if not isinstance(args, dict):
+            return _error_reply("TypeError", f"{name}(): arguments must be a JSON object."), []
+        try:
+            outcome = self.tool_handler(name, args)
+        except Exception as e:  # noqa: BLE001 - a broken handler is reported to the code, never crashes the run
+            return _error_reply(type(e).__name__, str(e) or type(e).__name__), []
+        if not outcome.ok:
+            err = outcome.error
+            return _error_reply(str(getattr(err, "type", "ToolCallError")),
+                                str(getattr(err, "message", err))), []
+        value = encode_tool_value(outcome.value)
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            value = json.loads(json.dumps(value, default=str))
+        images = [i for i in (getattr(outcome, "images", None) or []) if isinstance(i, int)]
+        return {"op": "result", "ok": True, "value": value}, images
+
+    def _answer_call(self, msg: dict[str, Any], *, over_budget: bool) -> tuple[dict[str, Any], list[int]]:
+        """The reply to one call, tagged with the call's id so the child can tell it from stale ones."""
+        if over_budget:
+            reply = _error_reply("RuntimeError", f"this run already made {self.limits.max_tool_calls} tool "
+                                                 "calls, the limit per run")
+            images: list[int] = []
+        else:
+            reply, images = self._handle_call(msg)
+        return {**reply, "id": msg.get("id")}, images
+
+    # --- running code -------------------------------------------------------------------------------------
+    def run(self, code: str) -> ExecResult:
+        """Execute one cell with the REPL's semantics; never raises for anything the code does."""
+        started = time.monotonic()
+        if not isinstance(code, str):
+            raise TypeError(f"code must be a str, got {type(code).__name__}")
+        with self._lock:
+            self._check_open()
+            if len(code) > self.limits.max_code_chars:
+                return ExecResult(error=f"ValueError: the program has {len(code)} characters; the limit is "
+                                        f"{self.limits.max_code_chars}.",
+                                  duration=time.monotonic() - started)
+            if self.static_checks:
+                blocked = blocked_message(code)
+                if blocked:
+                    return ExecResult(blocked=blocked, duration=time.monotonic() - started)
+            reset = False
+            if self._state.child is None or _wait_exit(self._state.child.pidfd, 0):
+                self._replace()  # lost between runs (killed from outside, template gone...)
+                reset = True
+            images: list[int] = []
+            try:
+                try:
+                    result = self._exchange(code, started, images)
+                except _NotDelivered:  # it died before it got the code: run it on a fresh one
+                    self._replace()
+                    reset = True
+                    result = self._exchange(code, started, images)
+            except _ChildLost as lost:
+                self._replace()
+                result = ExecResult(error=str(lost), timed_out=lost.timed_out, reset=True,
+                                    images=list(dict.fromkeys(images)))
+            except BaseException:  # e.g. KeyboardInterrupt in the parent: the child is mid-run, drop it
+                self._state.kill_child()
+                raise
+            result.reset = result.reset or reset
+            result.duration = time.monotonic() - started
+            return result
+
+    def _exchange(self, code: str, started: float, images: list[int]) -> ExecResult:
+        child = self._state.child
+        assert child is not None
+        deadline = started + self.limits.wall_seconds
+        calls = 0
+        self._run_id += 1
+        try:
+            send_msg(child.sock, {"op": "run", "id": self._run_id, "code": code}, deadline=deadline)
+        except (BrokenPipeError, ConnectionResetError):
+            raise _NotDelivered() from None
+        except (OSError, TimeoutError) as e:
+            raise _ChildLost(f"InterpreterDied: the interpreter could not be reached ({e}). "
+                             f"{LOST_STATE}") from None
+        try:
+            while True:
+                msg = recv_msg(child.sock, max_bytes=self.limits.max_message_bytes, deadline=deadline)
+                op = msg.get("op")
+                if op == "call":
+                    calls += 1
+                    call_started = time.monotonic()
+                    over = calls > self.limits.max_tool_calls
+                    reply, tool_images = self._answer_call(msg, over_budget=over)
+                    images.extend(tool_images)
+                    deadline += time.monotonic() - call_started  # tool time is not the code's time
+                    send_msg(child.sock, reply, deadline=deadline)
+                elif op == "done":
+                    if msg.get("id") != self._run_id:
+                        continue  # forged by the code (the real one follows) or left over
+                    return self._result(msg, images, calls)
+                else:
+                    raise ProtocolError(f"unexpected message {str(op)[:40]!r}")
+        except TimeoutError:
+            raise _ChildLost(f"TimeoutError: the code ran longer than {self.limits.wall_seconds:g} s "
+                             f"(wall clock) and was stopped. {LOST_STATE}", timed_out=True) from None
+        except (PeerClosed, OSError) as e:
+            raise _ChildLost(f"InterpreterDied: the interpreter process {self._death_reason(child, e)}. "
+                             f"{LOST_STATE}") from None
+        except ProtocolError as e:
+            raise _ChildLost(f"SandboxError: the interpreter broke the protocol ({e}) and was stopped. "
+                             f"{LOST_STATE}") from None
+
+    def _death_reason(self, child: forkserver.Spawned, exc: BaseException) -> str:
+        if not _wait_exit(child.pidfd, 1.0):
+            return "closed its connection"
+        status = self._template.status(child.pid) if self._template is not None else None
+        if status is None:
+            return f"ended ({type(exc).__name__})"
+        return f"was {status}" if status.startswith("killed") else status
+
+    def _result(self, msg: dict[str, Any], images: list[int], calls: int) -> ExecResult:
+        limit = self.limits.output_chars
+        raw_images = msg.get("images")
+        raw_images = raw_images if isinstance(raw_images, list) else []
+        value_images = [i for i in raw_images if type(i) is int and i >= 0][:64]
+        return ExecResult(stdout=_cap(msg.get("stdout"), limit) or "", value=_cap(msg.get("value"), limit),
+                          error=_cap(msg.get("error"), limit),
+                          images=list(dict.fromkeys(images + value_images)),
+                          result_var=_cap(msg.get("result_var"), limit), tool_calls=calls)
+
+
+def _error_reply(type_name: str, message: str) -> dict[str, Any]:
+    return {"op": "result", "ok": False, "error": {"type": type_name, "message": message}}
+
+
+def active_layers() -> dict[str, bool]:
+    """Which protection layers the sandbox achieves on this machine (probed once per process with a
+    throwaway interpreter); warns loudly, once per process, when a layer is missing."""
+    global _layers_cache
+    if _layers_cache is None:
+        with Interpreter() as probe:
+            _layers_cache = probe.layers
+    return dict(_layers_cache)

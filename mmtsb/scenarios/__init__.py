@@ -1,0 +1,1 @@
+"""Scenario files: schema, loading, world building, validation, user scripts and reference solutions."""
