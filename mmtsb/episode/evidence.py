@@ -13,6 +13,7 @@ from mmtsb.episode.messages import AGENT, ENV, USER, Message
 from mmtsb.eval.result import EntityDiffResult
 from mmtsb.scenarios.model import Scenario
 from mmtsb.scenarios.script import UserScript
+from mmtsb.vision.store import ImageStore
 from mmtsb.world.diff import WorldDiff
 
 VALUE_CHARS = 300
@@ -36,6 +37,9 @@ class EpisodeEvidence:
     entity_diff: EntityDiffResult | None
     end_reason: str
     image_ids: list[int] = field(default_factory=list)
+    images: ImageStore | None = None          # the episode's images, for judges that look at them
+    max_messages: int | None = None           # the message budget in effect
+    rows: int = 0                             # rows counted against it
 
     # ------------------------------------------------------------------ renderings
     def conversation_text(self) -> str:

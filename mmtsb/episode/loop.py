@@ -107,7 +107,9 @@ class EpisodeRunner:
         world_diff = world.diff(snapshot)
         entity = evaluate_world(self.ctx.scenario.entity_diff_specs, world, snapshot, self.eval_options)
         evidence = EpisodeEvidence(self.ctx.scenario, self.ctx.script, self.messages, world_diff, entity, end_reason,
-                                   image_ids=world.images.ids())
+                                   image_ids=world.images.ids(), images=world.images,
+                                   max_messages=self.ctx.budgets.max_messages or self.ctx.scenario.max_messages,
+                                   rows=self.rows)
         verdicts: dict[str, JudgeVerdict | None] = {}
         for key, judge in (("agent", self.agent_judge), ("user", self.user_judge)):
             verdicts[key] = await self._judge(judge, evidence) if judge is not None else None
@@ -210,7 +212,8 @@ class EpisodeRunner:
         if getattr(res, "reset", False):
             content += "\n[The interpreter was reset: variables from earlier code are gone.]"
         self._append(ENV, AGENT, content or "Code executed successfully (no output)", image_ids=list(res.images or []),
-                     is_error=failed, meta={"error_type": "ExecutionError" if failed else None})
+                     is_error=failed, meta={"error_type": "ExecutionError" if failed else None,
+                                            **{k: record[k] for k in ("stdout", "value", "error", "blocked", "reset")}})
 
     def _deliver_agent_images(self) -> None:
         """Images the agent showed the user with show_image_to_user reach the user as AGENT->USER rows."""

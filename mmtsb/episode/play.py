@@ -19,8 +19,9 @@ from mmtsb.scenarios.loader import load_scenario
 from mmtsb.tools.session import ToolSession, WorkingSet
 from mmtsb.tools.toolbox import full_registry
 
-#: tools never evicted from a tool-use agent's working set
-PINNED_TOOLS = ("api_docs_search_api_docs", "execute_code")
+#: tools never evicted from a tool-use agent's working set (execute_code only in the hybrid interface)
+PINNED_TOOLS = ("api_docs_search_api_docs",)
+HYBRID_PINNED_TOOLS = ("api_docs_search_api_docs", "execute_code")
 
 
 async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFactory | None = None,
@@ -37,7 +38,8 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     world.metadata["scratch_dir"] = scratch
     registry = full_registry()
     mode = "code_exec" if cfg.interface == "code_exec" or cfg.agent == "oracle" else "tool_use"
-    working_set = WorkingSet(pinned=[t for t in PINNED_TOOLS if t in registry]) if mode == "tool_use" else None
+    pinned = HYBRID_PINNED_TOOLS if cfg.interface == "hybrid" else PINNED_TOOLS
+    working_set = WorkingSet(pinned=[t for t in pinned if t in registry]) if mode == "tool_use" else None
     session = ToolSession(world, registry, mode=mode, working_set=working_set)
     ctx = EpisodeContext(built=built, registry=registry, session=session, interface=cfg.interface,
                          budgets=cfg.budgets, seed=cfg.seed)

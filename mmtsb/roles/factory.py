@@ -49,10 +49,8 @@ class RoleFactory:
         """A sandbox interpreter with every agent tool, for the code-exec and hybrid interfaces."""
         if cfg.interface not in ("code_exec", "hybrid"):
             return None
-        try:
-            from mmtsb.sandbox import Interpreter
-        except ImportError:
-            return None
-        names = [s.name for s in session.registry.visible_to("agent") if s.name != "execute_code"]
-        return Interpreter(tools=names, tool_handler=lambda n, a: session.call(n, a, role="agent"),
-                           scratch_dir=str(scratch)).__enter__()
+        from mmtsb.sandbox import Interpreter
+
+        specs = [s for s in session.registry.visible_to("agent") if s.name != "execute_code"]
+        return Interpreter(tools=specs, tool_handler=lambda name, args: session.call(name, args, role="agent"),
+                           scratch_dir=str(scratch), seed=cfg.seed)

@@ -13,6 +13,7 @@ from mmtsb.tools.session import ToolSession
 from mmtsb.tools.spec import ToolSpec, tool
 
 SEARCH_TOOL = "api_docs_search_api_docs"
+CODE_TOOL = "execute_code"
 PAGE_LIMIT_MAX = 20
 
 
@@ -41,8 +42,10 @@ def api_docs_search_api_docs(session: ToolSession, query: str | None = "", page_
     index, limit = _check_page(page_index, page_limit)
     text = (query or "").strip()
     method = getattr(session, "search_method", "bm25")  # a ToolSession may opt into the reference ranking
+    # the search tool never lists itself; execute_code only where an interpreter exists (hybrid mode)
+    hidden = {SEARCH_TOOL} | ({CODE_TOOL} if getattr(session, "code_runner", None) is None else set())
     ranked = [s for s in session.registry.search_index.search(text, role="agent", method=method)
-              if s.name != SEARCH_TOOL]
+              if s.name not in hidden]
     page = ranked[index * limit:(index + 1) * limit]
     if session.mode == "code_exec":
         return [s.doc_entry() for s in page]

@@ -11,6 +11,7 @@ from mmtsb.tools.registry import ToolRegistry
 CROSS_CUTTING_MODULES: tuple[str, ...] = (
     "mmtsb.tools.user_tools",
     "mmtsb.tools.discovery_tool",
+    "mmtsb.tools.code_tool",
     "mmtsb.vision.tools",
     "mmtsb.vision.web_search",
 )

@@ -88,7 +88,7 @@ def make_ctx(interface: str = "code_exec", data: dict[str, Any] | None = None) -
         session = ToolSession(built.world, registry, mode="code_exec")
     else:
         session = ToolSession(built.world, registry, mode="tool_use",
-                              working_set=WorkingSet(pinned=[t for t in (SEARCH, EXECUTE_CODE) if t in registry]))
+                              working_set=WorkingSet(pinned=[SEARCH] + ([EXECUTE_CODE] if interface == "hybrid" else [])))
     return EpisodeContext(built=built, registry=registry, session=session, interface=interface)
 
 
