@@ -222,7 +222,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # key=value overrides may come before or after options (argparse stops a positional list at the first
+    # option), so collect stray ones for the commands that take them
+    args, extra = parser.parse_known_args(argv)
+    stray = [x for x in extra if "=" in x and not x.startswith("-")]
+    unknown = [x for x in extra if x not in stray]
+    if unknown or (stray and args.command not in ("episode", "run")):
+        parser.error(f"unrecognized arguments: {' '.join(unknown or stray)}")
+    if stray:
+        field = "overrides" if args.command == "episode" else "paths"
+        setattr(args, field, [*getattr(args, field), *stray])
     return int(args.func(args) or 0)
 
 

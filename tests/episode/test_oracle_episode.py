@@ -133,3 +133,16 @@ def test_run_command_streams_results_and_resumes(scenario_file, tmp_path):
     assert len(list((out / "trajectories").glob("*.json"))) == 2
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=300)  # nothing left to do
     assert len((out / "episodes.jsonl").read_text().splitlines()) == 2
+
+
+def test_starter_scenario_through_the_sandbox(tmp_path):
+    """The default episode (oracle, code-exec interface: code runs in the sandbox) on a shipped scenario."""
+    starter = REPO / "scenarios" / "nominal" / "mmtsb_nominal_001.json"
+    r = subprocess.run([sys.executable, "-m", "mmtsb.cli", "episode", str(starter), "--json", "--output-dir",
+                        str(tmp_path)], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    assert summary["agent_pass"] is True and summary["entity_f1"] == 1.0
+    t = json.loads((tmp_path / "mmtsb_nominal_001.json").read_text())
+    assert t["code_runs"] and all(run["error"] is None and run["blocked"] is None for run in t["code_runs"])
+    assert len(t["images"]) >= 3 and t["images"][0]["mime_type"] == "image/png"
