@@ -71,13 +71,15 @@ class EpisodeRunner:
         self.steps = 0
         self.step_times: list[float] = []
         self.code_runs: list[dict[str, Any]] = []
-        self._call_seq = 0
+        self._delivered: set[int] = set()      # image ids the agent has received from the user
 
     # ------------------------------------------------------------------ message plumbing
     def _append(self, sender: RoleName, recipient: RoleName, content: str = "", *, count: int = 1,
                 **kw: Any) -> Message:
         msg = Message(index=len(self.messages), sender=sender, recipient=recipient, content=content, **kw)
         self.messages.append(msg)
+        if sender == USER and recipient == AGENT:
+            self._delivered.update(msg.image_ids)
         self.rows += count
         for role, obj in ((AGENT, self.agent), (USER, self.user)):
             if msg.visible(role):
@@ -259,8 +261,7 @@ class EpisodeRunner:
             return ids
         from mmtsb.roles.delivery import scheduled_images_for
 
-        delivered = {i for m in self.messages if m.sender == USER and m.recipient == AGENT for i in m.image_ids}
-        return scheduled_images_for(self.ctx.scenario, say.text, delivered)
+        return scheduled_images_for(self.ctx.scenario, say.text, self._delivered)
 
     # ------------------------------------------------------------------ record
     def _trajectory(self, started: float, duration: float, end_reason: str, error: str | None, world_diff: Any,
