@@ -70,6 +70,7 @@ class EpisodeRunner:
         self.rows = 0                         # rows appended during play, counted as the reference counts them
         self.steps = 0
         self.step_times: list[float] = []
+        self.step_cpu: list[float] = []        # this process's CPU per agent step (the sandbox child excluded)
         self.code_runs: list[dict[str, Any]] = []
         self._delivered: set[int] = set()      # image ids the agent has received from the user
 
@@ -148,10 +149,11 @@ class EpisodeRunner:
             actor = last.recipient
             if actor == AGENT:
                 self.steps += 1
-                s0 = time.perf_counter()
+                s0, c0 = time.perf_counter(), time.process_time()
                 action = await self.agent.act()
                 await self._route_agent(action)
                 self.step_times.append(time.perf_counter() - s0)
+                self.step_cpu.append(time.process_time() - c0)
             elif actor == USER:
                 ended = await self._route_user(await self.user.act())
                 if ended:
@@ -289,7 +291,8 @@ class EpisodeRunner:
             "usage": {"agent": self.agent.usage.to_dict(), "user": self.user.usage.to_dict(),
                       **{f"{k}_judge": v.usage for k, v in verdicts.items() if v is not None}},
             "timing": {"started_at": started, "duration_s": round(duration, 4),
-                       "agent_step_s": [round(t, 5) for t in self.step_times]},
+                       "agent_step_s": [round(t, 5) for t in self.step_times],
+                       "agent_step_cpu_s": [round(t, 5) for t in self.step_cpu]},
             "budgets": {"max_messages": self.ctx.budgets.max_messages or s.max_messages, "rows": self.rows,
                         "max_steps": self.ctx.budgets.max_steps},
             "steps": self.steps,

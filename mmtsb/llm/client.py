@@ -83,7 +83,7 @@ class LLMClient:
     def _request(self, messages: Messages, tools: list[dict[str, Any]] | None, tool_choice: Any,
                  params: dict[str, Any], secret: str | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "model": self.config.model, "messages": messages, "timeout": self.config.timeout_s,
+            "model": self.config.litellm_model, "messages": messages, "timeout": self.config.timeout_s,
             "num_retries": 0, "max_retries": 0,  # only our retry policy applies
             "drop_params": self.config.drop_params, **params}
         if tools:

@@ -7,7 +7,7 @@ including OpenAI-compatible local servers (vLLM, the fake test server) through `
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -35,6 +35,10 @@ class ModelConfig(BaseModel):
     provider: str | None = Field(None, description="limit/ledger key; derived from api_base host or model prefix")
     input_cost_per_mtok: float | None = Field(None, ge=0, description="USD per 1M prompt tokens (overrides)")
     output_cost_per_mtok: float | None = Field(None, ge=0, description="USD per 1M completion tokens")
+    compat_route: Literal["fast", "openai_sdk"] = Field(
+        "fast", description="how 'openai/<name>' with an api_base is called: 'fast' uses litellm's plain "
+                            "OpenAI-compatible HTTP handler; 'openai_sdk' the OpenAI SDK, whose request "
+                            "transform costs O(history) CPU per call")
 
     @model_validator(mode="after")
     def _derive_provider(self) -> ModelConfig:
@@ -44,6 +48,16 @@ class ModelConfig(BaseModel):
         if self.provider is None:
             object.__setattr__(self, "provider", derive_provider(self.model, self.api_base))
         return self
+
+    @property
+    def litellm_model(self) -> str:
+        """The id handed to litellm. An ``openai/`` model on a custom endpoint (a local or third-party
+        OpenAI-compatible server) goes through the lightweight compatible handler (``hosted_vllm/``): same
+        wire format, but without the OpenAI SDK's per-call transform of the whole conversation, which made
+        a turn's CPU grow with history length. Official OpenAI (no api_base) is unchanged."""
+        if self.compat_route == "fast" and self.api_base and self.model.startswith("openai/"):
+            return "hosted_vllm/" + self.model.split("/", 1)[1]
+        return self.model
 
     @property
     def has_prices(self) -> bool:

@@ -42,11 +42,16 @@ def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bo
         return ((usage.prompt_tokens * (config.input_cost_per_mtok or 0.0)
                  + usage.completion_tokens * (config.output_cost_per_mtok or 0.0)) / 1e6, True)
     hidden = getattr(response, "_hidden_params", None) or {}
-    if hidden.get("response_cost") is not None:
+    routed = config.litellm_model != config.model  # priced under the configured id, not the route's
+    if hidden.get("response_cost") is not None and not routed:
         return float(hidden["response_cost"]), True
     import litellm
 
     try:
+        if routed:
+            prompt, completion = litellm.cost_per_token(model=config.model, prompt_tokens=usage.prompt_tokens,
+                                                        completion_tokens=usage.completion_tokens)
+            return float(prompt + completion), True
         return float(litellm.completion_cost(completion_response=response)), True
     except Exception:  # noqa: BLE001  (litellm raises plain Exception for models missing from its price map)
         return 0.0, False
