@@ -206,16 +206,17 @@ def test_scenario_directory_replaces_the_seeded_twin(base: World):
 # ------------------------------------------------------------------------------------------ app metadata
 def test_id_offsets_and_companions_name_real_tables(base: World):
     offsets = {k: v for name in APPS for k, v in app(name).id_offsets.items()}
-    assert offsets == {"file_system.directories": 3500, "file_system.files": 25900, "amazon.addresses": 300,
-                       "amazon.orders": 3200, "amazon.product_reviews": 16000, "spotify.playlists": 700}
+    known = {"file_system.directories": 3500, "file_system.files": 25900, "amazon.addresses": 300,
+             "amazon.orders": 3200, "amazon.product_reviews": 16000, "spotify.playlists": 700}
+    assert {k: offsets.get(k) for k in known} == known  # the offsets the released files reveal
     for name in APPS:
         a = app(name)
-        assert a.tool_modules == () and a.seed is not None
+        assert a.seed is not None
         for key, others in a.companions.items():
-            assert base.has_table(key) and key.startswith(f"{name}."), key
+            assert base.has_table(key), key  # an app may declare side effects on another app's table
             assert others and all(base.has_table(o) and o != key for o in others), key
     assert "amazon.order_items" in app("amazon").companions["amazon.orders"]
     assert "amazon.cart_entries" in app("amazon").companions["amazon.orders"]
     assert app("splitwise").companions["splitwise.groups"][0] == "splitwise.group_members"
     assert "splitwise.expense_shares" in app("splitwise").companions["splitwise.expenses"]
-    assert app("spotify").companions["spotify.playlists"] == ("spotify.playlist_songs",)
+    assert "spotify.playlist_songs" in app("spotify").companions["spotify.playlists"]

@@ -39,9 +39,12 @@ def drop_shadowed_seed_directories(world: World) -> int:
     """Remove seeded home directories that a scenario row re-declares (same owner and path).
 
     Scenario files may define, say, ``~/documents/`` themselves with their own id; keeping both rows would
-    leave two directories with one path. Call after injecting the scenario's entities; returns how many
-    seeded rows were removed.
+    leave two directories with one path. When the scenario's rows place the owner's home elsewhere (their
+    ``path`` and ``tilde_path`` say ``~/`` is ``/home/christopher/``), the seeded tree moves there first, so
+    the user has one home. Call after injecting the scenario's entities; returns how many seeded rows were
+    removed.
     """
+    _align_seeded_home(world)
     removed = 0
     for dir_id in SEED_DIRECTORY_IDS:
         seeded = world.get(DIRECTORIES, dir_id)
@@ -52,3 +55,29 @@ def drop_shadowed_seed_directories(world: World) -> int:
         if twins:
             removed += world.delete(DIRECTORIES, dir_id)
     return removed
+
+
+def _scenario_home(world: World, user_id: int) -> str | None:
+    """The home directory the scenario's own rows imply for a user (None when they do not say)."""
+    for key in (DIRECTORIES, "file_system.files"):
+        for row in world.select(key, "user_id = ?", (user_id,)):
+            if key == DIRECTORIES and row["id"] in SEED_DIRECTORY_IDS:
+                continue
+            path, tilde = str(row.get("path") or ""), str(row.get("tilde_path") or "")
+            if path.startswith("/") and tilde.startswith("~/") and path.endswith(tilde[2:]):
+                home = path[:len(path) - len(tilde[2:])]
+                return home if home.endswith("/") else home + "/"
+    return None
+
+
+def _align_seeded_home(world: World) -> None:
+    seeded = [r for r in (world.get(DIRECTORIES, i) for i in SEED_DIRECTORY_IDS) if r is not None]
+    if not seeded or seeded[0]["tilde_path"] != "~/":
+        return
+    old_home = seeded[0]["path"]
+    new_home = _scenario_home(world, seeded[0]["user_id"])
+    if new_home is None or new_home == old_home:
+        return
+    for row in seeded:
+        if row["user_id"] == seeded[0]["user_id"] and row["path"].startswith(old_home):
+            world.update(DIRECTORIES, row["id"], {"path": new_home + row["path"][len(old_home):]})

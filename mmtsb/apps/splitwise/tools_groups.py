@@ -1,0 +1,274 @@
+"""Splitwise groups: create, show, edit, soft-delete and restore; members, invitation codes, leaving."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mmtsb.apps.common import api_error
+from mmtsb.apps.splitwise.balances import pair_balances
+from mmtsb.apps.splitwise.core import (APP, AUTHED, GROUPS, MEMBERS, NOTIFICATIONS, dollars, full_name, insert,
+                                       is_member, me, member_ids, my_group, new_invitation_code, notify, now,
+                                       user_by_email)
+from mmtsb.apps.splitwise.views import group_view
+from mmtsb.tools.spec import tool
+from mmtsb.world.world import World
+
+
+def _add_member(world: World, group_id: int, user_id: int) -> None:
+    insert(world, MEMBERS, {"group_id": group_id, "user_id": user_id, "joined_at": now(world)})
+
+
+def _open_balance(world: World, group_id: int, user_id: int) -> int:
+    """The user's net cents inside the group (0 when settled)."""
+    return sum(c if creditor == user_id else -c for (creditor, debtor), c in pair_balances(world, group_id).items()
+               if user_id in (creditor, debtor))
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, MEMBERS, NOTIFICATIONS))
+def splitwise_create_group(world: World, name: str, member_emails: list[str],
+                           description: str | None = None) -> dict[str, Any]:
+    """Creates an expense-sharing group; you become its creator and first member.
+
+    Args:
+        name: the group name (at least 1 character).
+        member_emails: emails of the other Splitwise users to add (may be empty; your own email is skipped).
+        description: what the group is for.
+
+    Returns:
+        {message, group_id}
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise api_error("name must be at least 1 character long.")
+    user = me(world)
+    others: dict[int, dict[str, Any]] = {}
+    for i, email in enumerate(member_emails or []):
+        member = user_by_email(world, email, f"member_emails[{i}]")
+        if int(member["id"]) != int(user["id"]):
+            others[int(member["id"])] = member
+    group_id = insert(world, GROUPS, {"user_id": user["id"], "name": name.strip(), "description": description or "",
+                                     "created_at": now(world), "invitation_code": new_invitation_code(world),
+                                     "deleted": False})
+    for uid in [int(user["id"]), *others]:
+        _add_member(world, group_id, uid)
+    notify(world, others, "group_added", "Added to a group",
+           f"{full_name(user)} added you to the group '{name.strip()}'.", {"group_id": group_id})
+    return {"message": "Group created.", "group_id": group_id}
+
+
+@tool(domain=APP, requires=AUTHED, tables=(GROUPS,))
+def splitwise_show_groups(world: World, delete: bool | None = False, page_index: int | None = 0,
+                          page_limit: int | None = 5) -> list[dict[str, Any]]:
+    """Lists the groups you belong to, newest first.
+
+    Args:
+        delete: false lists active groups, true lists deleted ones (which you can restore).
+        page_index: the page to return, from 0.
+        page_limit: groups per page, at least 1.
+
+    Returns:
+        list[{group_id, name, description, created_at, deleted, creator, members, invitation_code}]
+    """
+    page_index = 0 if page_index is None else page_index
+    page_limit = 5 if page_limit is None else page_limit
+    if page_index < 0:
+        raise api_error(f"page_index must be >= 0; got {page_index}.")
+    if page_limit < 1:
+        raise api_error(f"page_limit must be >= 1; got {page_limit}.")
+    user_id = int(me(world)["id"])
+    ids = [r["group_id"] for r in world.select(MEMBERS, "user_id = ?", (user_id,))]
+    groups = [g for g in (world.get(GROUPS, gid) for gid in dict.fromkeys(ids)) if g is not None]
+    groups = [g for g in groups if bool(g.get("deleted")) == bool(delete)]
+    groups.sort(key=lambda g: (g.get("created_at") or "", g["id"]), reverse=True)
+    return [group_view(world, g) for g in groups[page_index * page_limit:(page_index + 1) * page_limit]]
+
+
+@tool(domain=APP, requires=AUTHED, tables=(GROUPS,))
+def splitwise_show_group(world: World, group_id: int) -> dict[str, Any]:
+    """Returns one of your groups with its members.
+
+    Args:
+        group_id: the group's id (see splitwise_show_groups).
+
+    Returns:
+        {group_id, name, description, created_at, deleted, creator, members, invitation_code}
+    """
+    return group_view(world, my_group(world, group_id))
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS,))
+def splitwise_update_group(world: World, group_id: int, name: str | None = None,
+                           description: str | None = None) -> dict[str, str]:
+    """Renames or re-describes a group you belong to.
+
+    Args:
+        group_id: the group's id.
+        name: the new name (at least 1 character).
+        description: the new description (replaces the old one).
+
+    Returns:
+        {message}
+    """
+    my_group(world, group_id, allow_deleted=False)
+    if name is not None and not name.strip():
+        raise api_error("name must be at least 1 character long.")
+    fields = {k: v for k, v in (("name", name.strip() if name else None), ("description", description))
+              if v is not None}
+    if not fields:
+        raise api_error("Nothing to update: give name and/or description.")
+    world.update(GROUPS, group_id, fields)
+    return {"message": "Group updated."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, NOTIFICATIONS))
+def splitwise_delete_group(world: World, group_id: int) -> dict[str, str]:
+    """Soft-deletes a group you belong to; its expenses and payments stop counting in balances. Any member
+    can restore it with splitwise_undelete_group.
+
+    Args:
+        group_id: the group's id.
+
+    Returns:
+        {message}
+    """
+    group = my_group(world, group_id)
+    if group.get("deleted"):
+        raise api_error(f"Group with group_id={group_id} is already deleted.")
+    world.update(GROUPS, group_id, {"deleted": True})
+    user = me(world)
+    notify(world, member_ids(world, group_id), "group_deleted", "Group deleted",
+           f"{full_name(user)} deleted the group '{group['name']}'.", {"group_id": group_id})
+    return {"message": "Group deleted."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, NOTIFICATIONS))
+def splitwise_undelete_group(world: World, group_id: int) -> dict[str, str]:
+    """Restores a deleted group you belong to.
+
+    Args:
+        group_id: the group's id (see splitwise_show_groups with delete=true).
+
+    Returns:
+        {message}
+    """
+    group = my_group(world, group_id)
+    if not group.get("deleted"):
+        raise api_error(f"Group with group_id={group_id} is not deleted.")
+    world.update(GROUPS, group_id, {"deleted": False})
+    notify(world, member_ids(world, group_id), "group_restored", "Group restored",
+           f"{full_name(me(world))} restored the group '{group['name']}'.", {"group_id": group_id})
+    return {"message": "Group restored."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(MEMBERS, NOTIFICATIONS))
+def splitwise_add_member_to_group(world: World, group_id: int, user_email: str) -> dict[str, str]:
+    """Adds a Splitwise user to a group you belong to.
+
+    Args:
+        group_id: the group's id.
+        user_email: the email of the user to add.
+
+    Returns:
+        {message}
+    """
+    group = my_group(world, group_id, allow_deleted=False)
+    user = user_by_email(world, user_email, "user_email")
+    if is_member(world, group_id, int(user["id"])):
+        raise api_error(f"{user['email']} is already a member of group {group_id}.")
+    _add_member(world, group_id, int(user["id"]))
+    notify(world, [user["id"]], "group_added", "Added to a group",
+           f"{full_name(me(world))} added you to the group '{group['name']}'.", {"group_id": group_id})
+    return {"message": f"{full_name(user)} added to the group."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(MEMBERS, NOTIFICATIONS))
+def splitwise_remove_member_from_group(world: World, group_id: int, user_email: str) -> dict[str, str]:
+    """Removes another member from a group you belong to; they must be settled up in the group first.
+
+    Args:
+        group_id: the group's id.
+        user_email: the email of the member to remove (use splitwise_exit_group to leave yourself).
+
+    Returns:
+        {message}
+    """
+    group = my_group(world, group_id, allow_deleted=False)
+    user = user_by_email(world, user_email, "user_email")
+    if int(user["id"]) == int(me(world)["id"]):
+        raise api_error("To leave a group yourself, use splitwise_exit_group.")
+    rows = world.select(MEMBERS, "group_id = ? AND user_id = ?", (group_id, user["id"]))
+    if not rows:
+        raise api_error(f"{user['email']} is not a member of group {group_id}.")
+    balance = _open_balance(world, group_id, int(user["id"]))
+    if balance:
+        raise api_error(f"{full_name(user)} still has an open balance of ${dollars(abs(balance)):.2f} in this group; "
+                        "settle up before removing them.")
+    for r in rows:
+        world.delete(MEMBERS, r["id"])
+    notify(world, [user["id"]], "group_removed", "Removed from a group",
+           f"{full_name(me(world))} removed you from the group '{group['name']}'.", {"group_id": group_id})
+    return {"message": f"{full_name(user)} removed from the group."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(MEMBERS, NOTIFICATIONS))
+def splitwise_exit_group(world: World, group_id: int) -> dict[str, str]:
+    """Leaves a group; you must be settled up in it first.
+
+    Args:
+        group_id: the group's id.
+
+    Returns:
+        {message}
+    """
+    group = my_group(world, group_id)
+    user = me(world)
+    balance = _open_balance(world, group_id, int(user["id"]))
+    if balance:
+        raise api_error(f"You still have an open balance of ${dollars(abs(balance)):.2f} in this group; settle up "
+                        "before leaving.")
+    for r in world.select(MEMBERS, "group_id = ? AND user_id = ?", (group_id, user["id"])):
+        world.delete(MEMBERS, r["id"])
+    notify(world, member_ids(world, group_id), "group_left", "Member left",
+           f"{full_name(user)} left the group '{group['name']}'.", {"group_id": group_id})
+    return {"message": "You left the group."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS,))
+def splitwise_regenerate_invitation_code(world: World, group_id: int) -> dict[str, str]:
+    """Issues a new join code for a group you belong to; the old code stops working.
+
+    Args:
+        group_id: the group's id.
+
+    Returns:
+        {message, invitation_code}
+    """
+    my_group(world, group_id, allow_deleted=False)
+    code = new_invitation_code(world)
+    world.update(GROUPS, group_id, {"invitation_code": code})
+    return {"message": "Invitation code regenerated.", "invitation_code": code}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(MEMBERS, NOTIFICATIONS))
+def splitwise_accept_group_invitation(world: World, invitation_code: str) -> dict[str, Any]:
+    """Joins a group using its invitation code (shared by a member).
+
+    Args:
+        invitation_code: the group's current invitation code (case-insensitive).
+
+    Returns:
+        {message}
+    """
+    code = (invitation_code or "").strip()
+    groups = world.select(GROUPS, "upper(invitation_code) = upper(?)", (code,)) if code else []
+    if not groups:
+        raise api_error(f"No group has the invitation code {invitation_code!r}; it may have been regenerated.")
+    group = groups[0]
+    if group.get("deleted"):
+        raise api_error(f"The group '{group['name']}' was deleted; its invitation can't be accepted.")
+    user = me(world)
+    if is_member(world, group["id"], int(user["id"])):
+        raise api_error(f"You are already a member of the group '{group['name']}' (group_id={group['id']}).")
+    _add_member(world, group["id"], int(user["id"]))
+    notify(world, member_ids(world, group["id"]), "group_joined", "New member",
+           f"{full_name(user)} joined the group '{group['name']}'.", {"group_id": group["id"]})
+    return {"message": f"You joined the group '{group['name']}'.", "group_id": group["id"]}

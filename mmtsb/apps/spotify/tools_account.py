@@ -1,0 +1,301 @@
+"""Spotify account tools (signup, login, codes, profile, user search) and saved payment cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mmtsb.apps import accounts
+from mmtsb.apps.common import api_error, paged_search
+from mmtsb.apps.spotify import core
+from mmtsb.apps.spotify.core import APP, AUTHED, CARDS, ONLINE, USERS
+from mmtsb.tools.spec import tool
+from mmtsb.world.world import World
+
+
+# ------------------------------------------------------------------------------------------ account
+@tool(domain=APP, requires=AUTHED, tables=(USERS,))
+def spotify_show_account(world: World) -> dict[str, Any]:
+    """Returns the logged-in user's private Spotify account details.
+
+    Returns:
+        {first_name, last_name, email, registered_at, last_logged_in, verified, is_premium}
+    """
+    out = accounts.show_account(world, APP, "verified", "is_premium")
+    out["is_premium"] = is_premium(world, core.me(world))
+    return out
+
+
+def is_premium(world: World, user: dict[str, Any]) -> bool:
+    """Premium = the account flag, or a subscription that covers today."""
+    today = core.now(world)
+    active = world.select(core.SUBSCRIPTIONS, "user_id = ? AND start_date <= ? AND end_date > ?",
+                          (user["id"], today, today))
+    return bool(user.get("is_premium")) or bool(active)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def spotify_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
+    """Creates a new Spotify account.
+
+    Args:
+        first_name: first name (at least 1 character).
+        last_name: last name (at least 1 character).
+        email: a valid email address not used by another Spotify account.
+        password: at least 5 characters.
+
+    Returns:
+        {message}
+    """
+    return accounts.signup(world, APP, first_name, last_name, email, password)
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
+def spotify_delete_account(world: World) -> dict[str, str]:
+    """Deletes the logged-in user's Spotify account (and logs out).
+
+    Returns:
+        {message}
+    """
+    return accounts.delete_account(world, APP)
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
+def spotify_update_account_name(world: World, first_name: str | None = None,
+                                last_name: str | None = None) -> dict[str, str]:
+    """Changes the first and/or last name on the Spotify account.
+
+    Args:
+        first_name: the new first name (at least 1 character); unchanged when omitted.
+        last_name: the new last name (at least 1 character); unchanged when omitted.
+
+    Returns:
+        {message}
+    """
+    return accounts.update_account_name(world, APP, first_name, last_name)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def spotify_login(world: World, username: str, password: str) -> dict[str, str]:
+    """Logs into Spotify; on success the token is stored and the app counts as authenticated.
+
+    Args:
+        username: the account email.
+        password: the account password (see supervisor_show_account_passwords).
+
+    Returns:
+        {access_token, token_type}
+    """
+    return accounts.login(world, APP, username, password)
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED)
+def spotify_logout(world: World) -> dict[str, str]:
+    """Logs out of Spotify.
+
+    Returns:
+        {message}
+    """
+    return accounts.logout(world, APP)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def spotify_send_verification_code(world: World, email: str) -> dict[str, str]:
+    """Emails a Spotify account verification code (it arrives in the Gmail inbox of that address).
+
+    Args:
+        email: the account email.
+
+    Returns:
+        {message}
+    """
+    return accounts.send_code(world, APP, email, "verify")
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def spotify_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
+    """Verifies the Spotify account with the emailed code.
+
+    Args:
+        email: the account email.
+        verification_code: the code from the verification email.
+
+    Returns:
+        {message}
+    """
+    return accounts.verify_account(world, APP, email, verification_code)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def spotify_send_password_reset_code(world: World, email: str) -> dict[str, str]:
+    """Emails a Spotify password reset code (it arrives in the Gmail inbox of that address).
+
+    Args:
+        email: the account email.
+
+    Returns:
+        {message}
+    """
+    return accounts.send_code(world, APP, email, "reset")
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def spotify_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
+    """Sets a new Spotify password using the emailed reset code.
+
+    Args:
+        email: the account email.
+        password_reset_code: the code from the reset email.
+        new_password: at least 5 characters.
+
+    Returns:
+        {message}
+    """
+    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
+
+
+@tool(domain=APP, requires=ONLINE, tables=(USERS,))
+def spotify_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
+    """Shows a Spotify user's public profile by email.
+
+    Args:
+        email: the user's email; the logged-in user's own profile when omitted.
+
+    Returns:
+        {first_name, last_name, email, registered_at}
+    """
+    return accounts.show_profile(world, APP, email)
+
+
+@tool(domain=APP, requires=ONLINE, tables=(USERS,))
+def spotify_search_users(world: World, query: str | None = "", page_index: int | None = 0,
+                         page_limit: int | None = 5) -> list[dict[str, Any]]:
+    """Searches Spotify users by name or email.
+
+    Args:
+        query: words matched against first name, last name and email, best matches first; empty lists
+            every user.
+        page_index: the page to return, from 0.
+        page_limit: users per page, 1 to 20.
+
+    Returns:
+        list[{first_name, last_name, email, registered_at}]
+    """
+    users = world.select(USERS)
+    page = paged_search(users, query, lambda u: (u["first_name"], u["last_name"], u.get("email"),
+                                                 (u.get("email") or "").split("@")[0].replace(".", " ")),
+                        page_index, page_limit, None, ())
+    return [{"first_name": u["first_name"], "last_name": u["last_name"], "email": u.get("email"),
+             "registered_at": u.get("created_at")} for u in page]
+
+
+# ------------------------------------------------------------------------------------------ payment cards
+def card_view(card: dict[str, Any]) -> dict[str, Any]:
+    return {"payment_card_id": card["id"], "card_name": card.get("card_name"), "owner_name": card.get("owner_name"),
+            "card_number": _as_int(card.get("card_number")), "expiry_year": card.get("expiry_year"),
+            "expiry_month": card.get("expiry_month"), "cvv_number": _as_int(card.get("cvv_number"))}
+
+
+def _as_int(value: Any) -> Any:
+    text = str(value) if value is not None else ""
+    return int(text) if text.isdigit() else value
+
+
+def own_card(world: World, payment_card_id: int) -> dict[str, Any]:
+    card = world.get(CARDS, payment_card_id)
+    if card is None or card.get("user_id") != core.my_id(world):
+        raise api_error(f"Payment card with payment_card_id={payment_card_id} does not exist.")
+    return card
+
+
+def check_not_expired(world: World, year: int, month: int, what: str = "The payment card") -> None:
+    today = world.clock.now_naive()
+    if (year, month) < (today.year, today.month):
+        raise api_error(f"{what} has expired ({month:02d}/{year}).")
+
+
+@tool(domain=APP, requires=AUTHED, tables=(CARDS,))
+def spotify_show_payment_cards(world: World) -> list[dict[str, Any]]:
+    """Lists the payment cards saved to the Spotify account.
+
+    Returns:
+        list[{payment_card_id, card_name, owner_name, card_number, expiry_year, expiry_month, cvv_number}]
+    """
+    return [card_view(c) for c in world.select(CARDS, "user_id = ?", (core.my_id(world),))]
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(CARDS,))
+def spotify_add_payment_card(world: World, card_name: str, owner_name: str, card_number: int, expiry_year: int,
+                             expiry_month: int, cvv_number: int) -> dict[str, Any]:
+    """Saves a new payment card to Spotify (used to pay for Premium).
+
+    Args:
+        card_name: a name for the card, e.g. 'Work Visa' (at least 1 character).
+        owner_name: the name printed on the card (at least 1 character).
+        card_number: the 16-digit card number.
+        expiry_year: the expiry year, e.g. 2028; the card must not have expired.
+        expiry_month: the expiry month, 1 to 12.
+        cvv_number: the 3-digit security code, 100 to 999.
+
+    Returns:
+        {message, payment_card_id}
+    """
+    core.check_text(card_name, "card_name")
+    core.check_text(owner_name, "owner_name")
+    if not 10**15 <= card_number < 10**16:
+        raise api_error(f"card_number must have exactly 16 digits; got {card_number!r}.")
+    core.check_range(expiry_month, "expiry_month", 1, 12)
+    core.check_range(cvv_number, "cvv_number", 100, 999)
+    check_not_expired(world, expiry_year, expiry_month)
+    user_id = core.my_id(world)
+    if world.select(CARDS, "user_id = ? AND card_number = ?", (user_id, str(card_number))):
+        raise api_error("A payment card with this card_number is already saved to your account.")
+    card_id = core.insert(world, CARDS, {"user_id": user_id, "card_name": card_name, "owner_name": owner_name,
+                                         "card_number": str(card_number), "expiry_year": expiry_year,
+                                         "expiry_month": expiry_month, "cvv_number": str(cvv_number),
+                                         "created_at": core.now(world)})
+    return {"message": "Payment card added.", "payment_card_id": card_id}
+
+
+@tool(domain=APP, requires=AUTHED, tables=(CARDS,))
+def spotify_show_payment_card(world: World, payment_card_id: int) -> dict[str, Any]:
+    """Returns one of your saved Spotify payment cards.
+
+    Args:
+        payment_card_id: the card's id (see spotify_show_payment_cards).
+
+    Returns:
+        {payment_card_id, card_name, owner_name, card_number, expiry_year, expiry_month, cvv_number}
+    """
+    return card_view(own_card(world, payment_card_id))
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(CARDS,))
+def spotify_update_payment_card(world: World, payment_card_id: int, card_name: str) -> dict[str, str]:
+    """Renames a saved Spotify payment card (its number and expiry cannot change).
+
+    Args:
+        payment_card_id: the card's id.
+        card_name: the new name (at least 1 character).
+
+    Returns:
+        {message}
+    """
+    own_card(world, payment_card_id)
+    core.check_text(card_name, "card_name")
+    world.update(CARDS, payment_card_id, {"card_name": card_name})
+    return {"message": "Payment card updated."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(CARDS,))
+def spotify_delete_payment_card(world: World, payment_card_id: int) -> dict[str, str]:
+    """Removes a saved Spotify payment card (past Premium payments keep their card digits).
+
+    Args:
+        payment_card_id: the card's id.
+
+    Returns:
+        {message}
+    """
+    own_card(world, payment_card_id)
+    world.delete(CARDS, payment_card_id)
+    return {"message": "Payment card deleted."}

@@ -1,0 +1,276 @@
+"""Venmo account tools (signup, login, codes, profile) and the friend graph (search, add, remove)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mmtsb.apps import accounts
+from mmtsb.apps.common import api_error, paged_search
+from mmtsb.apps.venmo.core import (
+    APP,
+    AUTHED,
+    CARDS,
+    FRIENDSHIPS,
+    NOTIFICATIONS,
+    ONLINE,
+    USERS,
+    friend_ids,
+    friendship_rows,
+    full_name,
+    me,
+    notify,
+    now,
+    other_user,
+    user_by_email,
+    user_view,
+)
+from mmtsb.tools.spec import tool
+from mmtsb.world.world import World
+
+
+@tool(domain=APP, requires=AUTHED, tables=(USERS,))
+def venmo_show_account(world: World) -> dict[str, Any]:
+    """Returns the logged-in user's private Venmo account details incl. balance.
+
+    Returns:
+        {first_name, last_name, email, registered_at, last_logged_in, verified, venmo_balance, friend_count}
+    """
+    out = accounts.show_account(world, APP, "verified", "venmo_balance")
+    out["venmo_balance"] = round(float(out.get("venmo_balance") or 0), 2)
+    out["friend_count"] = len(friend_ids(world, me(world)["id"]))
+    return out
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def venmo_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
+    """Creates a new Venmo account (with a $0.00 balance).
+
+    Args:
+        first_name: first name (at least 1 character).
+        last_name: last name (at least 1 character).
+        email: a valid email address not used by another Venmo account.
+        password: at least 5 characters.
+
+    Returns:
+        {message}
+    """
+    out = accounts.signup(world, APP, first_name, last_name, email, password)
+    user = accounts.find_user(world, APP, email)
+    if user is not None:
+        world.update(USERS, user["id"], {"venmo_balance": 0.0})
+    return out
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS, FRIENDSHIPS, CARDS))
+def venmo_delete_account(world: World) -> dict[str, str]:
+    """Deletes the Venmo account with its friendships and linked cards, and logs out (past payments stay in the
+    other users' history).
+
+    Returns:
+        {message}
+    """
+    uid = me(world)["id"]
+    for row in world.select(FRIENDSHIPS, "user_id = ? OR friend_id = ?", (uid, uid)):
+        world.delete(FRIENDSHIPS, row["id"])
+    for row in world.select(CARDS, "user_id = ?", (uid,)):
+        world.delete(CARDS, row["id"])
+    return accounts.delete_account(world, APP)
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
+def venmo_update_account_name(world: World, first_name: str | None = None,
+                              last_name: str | None = None) -> dict[str, str]:
+    """Changes the name on the Venmo account.
+
+    Args:
+        first_name: the new first name (at least 1 character).
+        last_name: the new last name (at least 1 character).
+
+    Returns:
+        {message}
+    """
+    return accounts.update_account_name(world, APP, first_name, last_name)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def venmo_login(world: World, username: str, password: str) -> dict[str, str]:
+    """Logs into Venmo; stores the token.
+
+    Args:
+        username: the account email.
+        password: the account password (see supervisor_show_account_passwords).
+
+    Returns:
+        {access_token, token_type}
+    """
+    return accounts.login(world, APP, username, password)
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED)
+def venmo_logout(world: World) -> dict[str, str]:
+    """Logs out of Venmo.
+
+    Returns:
+        {message}
+    """
+    return accounts.logout(world, APP)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def venmo_send_verification_code(world: World, email: str) -> dict[str, str]:
+    """Emails a Venmo verification code.
+
+    Args:
+        email: the account email.
+
+    Returns:
+        {message}
+    """
+    return accounts.send_code(world, APP, email, "verify")
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def venmo_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
+    """Verifies the Venmo account with the emailed code.
+
+    Args:
+        email: the account email.
+        verification_code: the code from the verification email.
+
+    Returns:
+        {message}
+    """
+    return accounts.verify_account(world, APP, email, verification_code)
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def venmo_send_password_reset_code(world: World, email: str) -> dict[str, str]:
+    """Emails a Venmo password reset code.
+
+    Args:
+        email: the account email.
+
+    Returns:
+        {message}
+    """
+    return accounts.send_code(world, APP, email, "reset")
+
+
+@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
+def venmo_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
+    """Sets a new Venmo password with the reset code.
+
+    Args:
+        email: the account email.
+        password_reset_code: the code from the reset email.
+        new_password: at least 5 characters.
+
+    Returns:
+        {message}
+    """
+    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
+
+
+@tool(domain=APP, requires=AUTHED, tables=(USERS, FRIENDSHIPS))
+def venmo_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
+    """Shows a user's public profile and friendship status.
+
+    Args:
+        email: the user's email; your own profile when omitted.
+
+    Returns:
+        {first_name, last_name, email, registered_at, friends_since} (friends_since is null when you are not
+        friends)
+    """
+    user = me(world) if email is None else user_by_email(world, email, "email")
+    return user_view(world, me(world)["id"], user)
+
+
+def _people_text(user: dict[str, Any]) -> tuple[str | None, ...]:
+    return user.get("first_name"), user.get("last_name"), user.get("email")
+
+
+def _by_name(users: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(users, key=lambda u: (full_name(u).lower(), u["id"]))
+
+
+@tool(domain=APP, requires=AUTHED, tables=(USERS,))
+def venmo_search_users(world: World, query: str | None = "", page_index: int | None = 0,
+                       page_limit: int | None = 5) -> list[dict[str, Any]]:
+    """Searches Venmo users by name or email (yourself excluded), most relevant first.
+
+    Args:
+        query: words to match against first name, last name and email; empty lists everyone by name.
+        page_index: the page to return, from 0.
+        page_limit: users per page, 1 to 20.
+
+    Returns:
+        list[{first_name, last_name, email, registered_at, friends_since}]
+    """
+    uid = me(world)["id"]
+    users = _by_name([u for u in world.rows(USERS) if u["id"] != uid])
+    page = paged_search(users, query, _people_text, page_index, page_limit, None, ())
+    return [user_view(world, uid, u) for u in page]
+
+
+@tool(domain=APP, requires=AUTHED, tables=(FRIENDSHIPS,))
+def venmo_search_friends(world: World, query: str | None = "", user_email: str | None = None,
+                         page_index: int | None = 0, page_limit: int | None = 5) -> list[dict[str, Any]]:
+    """Searches the user's (or another user's) friends.
+
+    Args:
+        query: words to match against the friends' names and emails; empty lists them all by name.
+        user_email: whose friends to search; your own when omitted.
+        page_index: the page to return, from 0.
+        page_limit: friends per page, 1 to 20.
+
+    Returns:
+        list[{first_name, last_name, email, registered_at, friends_since}] (friends_since: when they became
+        friends with that user)
+    """
+    owner = me(world) if user_email is None else user_by_email(world, user_email, "user_email")
+    friends = [u for u in (world.get(USERS, i) for i in friend_ids(world, owner["id"])) if u is not None]
+    page = paged_search(_by_name(friends), query, _people_text, page_index, page_limit, None, ())
+    return [user_view(world, owner["id"], u) for u in page]
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(FRIENDSHIPS, NOTIFICATIONS))
+def venmo_add_friend(world: World, user_email: str) -> dict[str, str]:
+    """Adds a Venmo friend (friendship is mutual; they get a notification).
+
+    Args:
+        user_email: the email of the user to befriend.
+
+    Returns:
+        {message}
+    """
+    user = me(world)
+    friend = other_user(world, user_email, "user_email")
+    if friendship_rows(world, user["id"], friend["id"]):
+        raise api_error(f"You are already friends with {full_name(friend)} ({friend['email']}).")
+    stamp = now(world)
+    world.insert(FRIENDSHIPS, {"user_id": user["id"], "friend_id": friend["id"], "created_at": stamp})
+    world.insert(FRIENDSHIPS, {"user_id": friend["id"], "friend_id": user["id"], "created_at": stamp})
+    notify(world, friend["id"], "friend_added", "New friend", f"{full_name(user)} added you as a friend.",
+           user_email=user["email"])
+    return {"message": f"You are now friends with {full_name(friend)}."}
+
+
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(FRIENDSHIPS,))
+def venmo_remove_friend(world: World, user_email: str) -> dict[str, str]:
+    """Removes a Venmo friend (for both of you).
+
+    Args:
+        user_email: the email of the friend to remove.
+
+    Returns:
+        {message}
+    """
+    user = me(world)
+    friend = other_user(world, user_email, "user_email")
+    rows = friendship_rows(world, user["id"], friend["id"])
+    if not rows:
+        raise api_error(f"{full_name(friend)} ({friend['email']}) is not your friend.")
+    for row in rows:
+        world.delete(FRIENDSHIPS, row["id"])
+    return {"message": f"{full_name(friend)} is no longer your friend."}
