@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(BIN)/mmtsb run scenarios/nominal
+	$(BIN)/mmtsb run
 
 test: install
 	$(BIN)/python -m pytest -n 2 tests

@@ -14,11 +14,12 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 
 def _registry_for_level(level: str):
-    from mmtsb.tools.toolbox import full_registry
+    from mmtsb.tools.levels import registry_for_level
 
-    if level != "full":
-        raise SystemExit(f"mmtsb: toolbox level {level!r} is not available yet (levels: full)")
-    return full_registry()
+    try:
+        return registry_for_level(level)
+    except ValueError as e:
+        raise SystemExit(f"mmtsb: {e}") from None
 
 
 def cmd_tools_list(args: argparse.Namespace) -> int:
@@ -142,39 +143,6 @@ def cmd_episode(args: argparse.Namespace) -> int:
     return 0 if result.end_reason != "error" else 1
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    import asyncio
-    import time
-
-    from rich.console import Console
-
-    from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
-    from mmtsb.runner.local import run_set
-
-    overrides = [o for o in args.paths if "=" in o]
-    paths = [p for p in args.paths if "=" not in p] or ["scenarios/nominal"]
-    try:
-        cfg = apply_overrides(EpisodeConfig(), overrides)
-    except ConfigError as e:
-        print(f"mmtsb run: {e}", file=sys.stderr)
-        return 2
-    if args.images:
-        cfg.images = args.images
-    run_dir = Path(args.output_dir or f"outputs/run_{time.strftime('%Y%m%d_%H%M%S')}")
-    console = Console()
-
-    def progress(row: dict) -> None:
-        mark = {True: "[green]pass[/]", False: "[red]fail[/]", None: "[yellow]n/a[/]"}[row.get("agent_pass")]
-        f1 = "-" if row.get("entity_f1") is None else f"{row['entity_f1']:.3f}"
-        console.print(f"{mark} {row['scenario']}: F1 {f1}, {row['steps']} steps, {row['end_reason']}")
-
-    summary = asyncio.run(run_set(paths, cfg, run_dir, concurrency=args.concurrency, on_episode=progress))
-    console.print(f"[bold]{summary.n_episodes} episodes[/]: Agent SR {summary.agent_sr}, Entity F1 "
-                  f"{summary.entity_f1}, User SR {summary.user_sr}, avg steps {summary.avg_steps}, "
-                  f"infrastructure failures {summary.infra_failures} -> {run_dir}")
-    return 0 if summary.infra_failures == 0 else 1
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mmtsb", description="Evaluate visually grounded tool-calling agents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -182,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     tools = sub.add_parser("tools", help="inspect the toolbox").add_subparsers(dest="tools_command", required=True)
     tl = tools.add_parser("list", help="list every registered tool")
     tl.add_argument("--json", action="store_true", help="print JSON")
-    tl.add_argument("--level", default="full", help="toolbox level (full)")
+    tl.add_argument("--level", default="full", choices=("full", "medium", "compact", "mini"),
+                    help="toolbox level (the reference's FULL / MEDIUM / COMPACT / MINI)")
     tl.set_defaults(func=cmd_tools_list)
 
     scen = sub.add_parser("scenarios", help="check scenario files").add_subparsers(dest="scen_command", required=True)
@@ -199,12 +168,17 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--strict-reference", action="store_true",
                            help="score exactly as the reference does (macro F1, its guardrails)")
         p.set_defaults(func=func)
-    run = sub.add_parser("run", help="play a scenario set (default: scenarios/nominal, offline oracle run)")
-    run.add_argument("paths", nargs="*", help="scenario files or folders, and key=value settings as for episode")
-    run.add_argument("--output-dir", help="run folder (default outputs/run_<time>); an existing one is resumed")
-    run.add_argument("--concurrency", type=int, default=8, help="episodes played at once")
-    run.add_argument("--images", choices=("require", "placeholder"), help="missing images: fail or draw placeholders")
-    run.set_defaults(func=cmd_run)
+    sub.add_parser("run", help="the experiment platform (Hydra app): `mmtsb run [overrides] [--multirun]`; "
+                              "see `mmtsb run --help`", add_help=False)
+
+    sub.add_parser("serve", help="serve an open-weight model with vLLM: `mmtsb serve MODEL [key=value] "
+                                "[--gpus 0,1] [--dry-run]`", add_help=False)
+
+    from mmtsb.report import cli as report_cli
+
+    rep = sub.add_parser("report", help="rebuild the report of a run, or compare several runs side by side")
+    report_cli.build_parser(rep)
+    rep.set_defaults(func=report_cli.run)
 
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")
@@ -221,17 +195,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["run"]:  # a Hydra application: overrides, --multirun and hydra.* options pass straight through
+        from mmtsb.config.app import main as run_main
+
+        return run_main(argv[1:])
+    if argv[:1] == ["serve"]:  # options mixed with key=value edits of the model's serve block
+        from mmtsb.serve.cli import main as serve_main
+
+        return serve_main(argv[1:])
     parser = build_parser()
     # key=value overrides may come before or after options (argparse stops a positional list at the first
     # option), so collect stray ones for the commands that take them
     args, extra = parser.parse_known_args(argv)
     stray = [x for x in extra if "=" in x and not x.startswith("-")]
     unknown = [x for x in extra if x not in stray]
-    if unknown or (stray and args.command not in ("episode", "run")):
+    if unknown or (stray and args.command != "episode"):
         parser.error(f"unrecognized arguments: {' '.join(unknown or stray)}")
     if stray:
-        field = "overrides" if args.command == "episode" else "paths"
-        setattr(args, field, [*getattr(args, field), *stray])
+        args.overrides = [*args.overrides, *stray]
     return int(args.func(args) or 0)
 
 

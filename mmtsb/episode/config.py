@@ -27,6 +27,8 @@ class ModelSettings:
     timeout_s: float = 120.0
     max_retries: int = 4
     concurrency: int = 16
+    input_cost_per_mtok: float | None = None      # USD per 1M prompt tokens, for models litellm does not price
+    output_cost_per_mtok: float | None = None
     extra_params: dict[str, Any] = field(default_factory=dict)
 
 

@@ -249,11 +249,20 @@ class EpisodeRunner:
             out = self.ctx.session.call(call.name, call.arguments, role="user")
             ended = call.name == "end_conversation" and out.ok
             content = json.dumps(to_jsonable(out.value), default=str) if out.ok else f"Error: {out.error}"
+            self._deliver_ui_events()  # injected rows come before the result, as in the reference: the user acts next
             self._append(ENV, USER, content, tool_call_id=call.id, tool_name=call.name, is_error=not out.ok,
                          conversation_active=not ended)
             if ended:
                 return True
         return False
+
+    def _deliver_ui_events(self) -> None:
+        """What the user did on an interactive UI reaches the agent as an environment note only it sees."""
+        queue = self.ctx.world.metadata.get("ui_events_for_agent") or []
+        while queue:
+            event = queue.pop(0)
+            self._append(ENV, AGENT, event.get("text", ""), image_ids=[event["image_id"]] if event.get("image_id")
+                         is not None else [], visible_to=(AGENT,), count=1, meta={"ui_event": True})
 
     def _with_scheduled_images(self, say: Say) -> list[int]:
         """Deterministic delivery: a user message that carries a later round's query also carries that

@@ -16,8 +16,8 @@ from mmtsb.eval.entity_diff import EvalOptions
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import load_scenario
+from mmtsb.tools.levels import registry_for_level
 from mmtsb.tools.session import ToolSession, WorkingSet
-from mmtsb.tools.toolbox import full_registry
 
 #: tools never evicted from a tool-use agent's working set (execute_code only in the hybrid interface)
 PINNED_TOOLS = ("api_docs_search_api_docs",)
@@ -36,7 +36,7 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
         world.metadata["web_corpus"] = str((path.parent / corpus).resolve())
     scratch = tempfile.mkdtemp(prefix=f"mmtsb_{scenario.name}_")
     world.metadata["scratch_dir"] = scratch
-    registry = full_registry()
+    registry = registry_for_level(cfg.toolbox)
     mode = "code_exec" if cfg.interface == "code_exec" or cfg.agent == "oracle" else "tool_use"
     pinned = HYBRID_PINNED_TOOLS if cfg.interface == "hybrid" else PINNED_TOOLS
     working_set = WorkingSet(pinned=[t for t in pinned if t in registry]) if mode == "tool_use" else None

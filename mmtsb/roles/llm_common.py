@@ -41,7 +41,9 @@ def model_config(settings: ModelSettings, *, role: str = "agent") -> ModelConfig
         return ModelConfig(model=settings.model, api_base=settings.api_base, api_key_env=settings.api_key_env,
                            temperature=settings.temperature, max_tokens=settings.max_tokens,
                            timeout_s=settings.timeout_s, max_retries=settings.max_retries,
-                           concurrency=settings.concurrency, extra_params=extra)
+                           concurrency=settings.concurrency, extra_params=extra,
+                           input_cost_per_mtok=settings.input_cost_per_mtok,
+                           output_cost_per_mtok=settings.output_cost_per_mtok)
     except ValidationError as e:
         problems = "; ".join((f"{'.'.join(map(str, err['loc']))}: " if err["loc"] else "")
                              + str(err["msg"]).removeprefix("Value error, ") for err in e.errors())

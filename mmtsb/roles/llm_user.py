@@ -142,7 +142,9 @@ class LLMUser(ModelRole):
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         assert self.ctx is not None
-        return [s.openai_schema() for s in self.ctx.session.available("user")]
+        ui_mode = "UI_MODE" in self.ctx.scenario.categories  # ui_user_interact belongs to UI scenarios only
+        return [s.openai_schema() for s in self.ctx.session.available("user")
+                if ui_mode or s.domain != "ui"]
 
     async def act(self) -> Action:
         assert self.ctx is not None, "start() was not called"

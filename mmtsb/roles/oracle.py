@@ -12,6 +12,7 @@ from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.messages import AGENT, ENV, USER, Message, ToolCall
 from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
 from mmtsb.scenarios.solution import ReferenceSolution, SolutionError, SolutionRunner
+from mmtsb.tools.levels import level_of, level_python, reachable, to_level_call
 from mmtsb.tools.session import ToolError, ToolOutcome
 
 
@@ -27,6 +28,7 @@ class OracleAgent(Role):
         self.step = 0
         self.code_sent = False
         self._scenario = ""
+        self.level = "full"
 
     async def start(self, ctx: EpisodeContext) -> None:
         solution = ReferenceSolution.from_scenario(ctx.scenario)
@@ -36,6 +38,12 @@ class OracleAgent(Role):
         self.runner = SolutionRunner(solution)
         self.use_code = self.interface == "code_exec" and ctx.session.code_runner is not None
         self._scenario = ctx.scenario.name
+        # the solution is written against FULL tools; at a reduced level each step is translated to the level tool
+        self.level = level_of(ctx.registry)
+        unreachable = [t for t in solution.tools() if not reachable(self.level, t)]
+        if unreachable:
+            raise SolutionError(f"the reference solution uses {', '.join(unreachable)}, which toolbox level "
+                                f"{self.level!r} does not offer")
 
     def observe(self, message: Message) -> None:
         if message.sender == USER and message.recipient == AGENT:
@@ -61,12 +69,14 @@ class OracleAgent(Role):
         if self.use_code:
             if steps and not self.code_sent:
                 self.code_sent = True
-                return RunCode(self.runner.to_python(self.round))
+                if self.level == "full":
+                    return RunCode(self.runner.to_python(self.round))
+                return RunCode(level_python(self.runner, self.round, self.level))
             return Say(self.runner.reply(self.round))
         if self.step < len(steps):
             i = self.step
             self.step += 1
-            call = ToolCall(id=f"oracle_r{self.round}_s{i}", name=steps[i].tool,
-                            arguments=self.runner.arguments_for(self.round, i))
+            name, arguments = to_level_call(self.level, steps[i].tool, self.runner.arguments_for(self.round, i))
+            call = ToolCall(id=f"oracle_r{self.round}_s{i}", name=name, arguments=arguments)
             return CallTools([call])
         return Say(self.runner.reply(self.round))

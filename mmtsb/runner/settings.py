@@ -28,6 +28,8 @@ class RunnerSettings:
     max_infra_retries: int = 2                 # extra attempts for an episode that failed for infrastructure reasons
     object_store_memory_mb: int | None = 512   # local Ray: keep the object store small (episodes pass little data)
     num_cpus: int | None = None                # local Ray: CPUs to use (None: all)
+    provider_limits: dict[str, int] = field(default_factory=dict)   # provider -> cap across the whole run
+    gate_timeout_s: float = 1800.0             # longest wait for a provider slot before the episode fails (infra)
 
 
 @dataclass

@@ -109,6 +109,7 @@ class ToolSearchIndex(Generic[D]):
         self.specs: list[D] = list(specs)
         self.name_weight = name_weight
         self._visible: dict[str, np.ndarray] = {}
+        self._names: set[str] | None = None
         self._text = _Field([s.search_text() for s in self.specs], k1=k1, b=b)
         self._name = _Field([" ".join((s.name, *s.absorbs)) for s in self.specs], k1=k1, b=b)
 
@@ -142,7 +143,22 @@ class ToolSearchIndex(Generic[D]):
             keep = np.flatnonzero(visible & (scores > 0))
             order = keep[np.argsort(-scores[keep], kind="stable")]
             ranked = [self.specs[i] for i in order]
+            exact = self._exact_names(query)
+            if exact:  # a query that IS a tool's name (or a name a level tool absorbs) finds that tool first
+                ranked = [s for s in ranked if s.name in exact or exact & set(getattr(s, "absorbs", ()))] + [
+                    s for s in ranked if not (s.name in exact or exact & set(getattr(s, "absorbs", ())))]
         return ranked if limit is None else ranked[:limit]
+
+    def _exact_names(self, query: str) -> set[str]:
+        """Tool names written verbatim in the query (snake_case words that name a tool or an absorbed tool)."""
+        words = set(re.findall(r"[a-z][a-z0-9_]*_[a-z0-9_]+", query.lower()))
+        if not words:
+            return set()
+        names = self._names
+        if names is None:
+            names = self._names = {s.name for s in self.specs} | {a for s in self.specs
+                                                                  for a in getattr(s, "absorbs", ())}
+        return words & names
 
 
 # -------------------------------------------------------------------------- the reference's scoring

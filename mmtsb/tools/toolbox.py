@@ -14,6 +14,7 @@ CROSS_CUTTING_MODULES: tuple[str, ...] = (
     "mmtsb.tools.code_tool",
     "mmtsb.vision.tools",
     "mmtsb.vision.web_search",
+    "mmtsb.ui.tools",
 )
 
 

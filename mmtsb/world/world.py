@@ -60,7 +60,10 @@ class World:
         seed: seeds the deterministic id generator (UUIDs for device-side rows).
     """
 
-    def __init__(self, tables: Sequence[Table], clock: Clock, *, seed: int = 0) -> None:
+    def __init__(self, tables: Sequence[Table], clock: Clock, *, seed: int = 0,
+                 template: Snapshot | None = None) -> None:
+        """``template``: start from a snapshot of a world with the same tables (its schemas, rows and change
+        triggers are copied in, which skips creating ~100 tables and their triggers)."""
         from mmtsb.vision.store import ImageStore  # local: vision depends on world, not the reverse
 
         self.clock = clock
@@ -81,16 +84,20 @@ class World:
         for schema in self.schemas:
             if schema != MAIN_SCHEMA:
                 self.db.execute(f"ATTACH DATABASE ':memory:' AS \"{schema}\"")
+            if template is not None:
+                self.db.deserialize(template.data[schema], name=schema)
+                continue
             self.db.execute(f'CREATE TABLE "{schema}"._changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, '
                             "tbl TEXT NOT NULL, pk TEXT, old TEXT, new TEXT)")
-        for t in self.tables.values():
-            self.db.execute(t.ddl())
-            if not t.internal:
-                for trigger in _tracking_triggers(t):
-                    self.db.execute(trigger)
+        if template is None:
+            for t in self.tables.values():
+                self.db.execute(t.ddl())
+                if not t.internal:
+                    for trigger in _tracking_triggers(t):
+                        self.db.execute(trigger)
         self.images = ImageStore()
         self._rng = random.Random(seed)
-        self._lineage = uuid.UUID(int=random.Random(id(self)).getrandbits(128)).hex
+        self._lineage = uuid.uuid4().hex
         self._savepoint_depth = 0
         self.metadata: dict[str, Any] = {}
 
@@ -212,7 +219,16 @@ class World:
         """Put the world back into a snapshot's state (images are not rolled back)."""
         for s, blob in snap.data.items():
             self.db.deserialize(blob, name=s)
-        self._lineage = uuid.UUID(int=self._rng.getrandbits(128)).hex
+        self._lineage = uuid.uuid4().hex
+
+    @property
+    def rng_state(self) -> object:
+        """The id generator's state (a template world hands it to its copies, keeping ids deterministic)."""
+        return self._rng.getstate()
+
+    @rng_state.setter
+    def rng_state(self, state: object) -> None:
+        self._rng.setstate(state)  # type: ignore[arg-type]
 
     def _log_positions(self) -> dict[str, int]:
         out = {}

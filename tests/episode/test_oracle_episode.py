@@ -119,20 +119,23 @@ def test_episode_cli_json_summary(scenario_file, tmp_path):
 
 
 def test_run_command_streams_results_and_resumes(scenario_file, tmp_path):
+    """`mmtsb run` (the Hydra app) on a folder of scenarios: parquet rows, trajectories, summary; rerun = no-op."""
     second = tmp_path / "episode_test_002.json"
     second.write_text(json.dumps({**SCENARIO, "name": "episode_test_002"}))
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "mmtsb.cli", "run", str(scenario_file), str(second), "--images", "placeholder",
-           "--output-dir", str(out)]
+    cmd = [sys.executable, "-m", "mmtsb.cli", "run", "runner=inprocess", f"dataset.path={tmp_path}", "images=placeholder",
+           f"hydra.run.dir={out}"]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=300)
-    assert r.returncode == 0, r.stderr
-    rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(out / "episodes.parquet").to_pylist()
     assert sorted(x["scenario"] for x in rows) == ["episode_test_001", "episode_test_002"]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["n_episodes"] == 2 and summary["agent_sr"] == 1.0 and summary["infra_failures"] == 0
-    assert len(list((out / "trajectories").glob("*.json"))) == 2
+    assert len(list((out / "trajectories").glob("*.json"))) == 2 and (out / "report.md").exists()
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=300)  # nothing left to do
-    assert len((out / "episodes.jsonl").read_text().splitlines()) == 2
+    assert r.returncode == 0 and len(pq.read_table(out / "episodes.parquet").to_pylist()) == 2
 
 
 def test_starter_scenario_through_the_sandbox(tmp_path):

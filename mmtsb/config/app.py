@@ -1,0 +1,207 @@
+"""``mmtsb run``: the Hydra application. Composes ``conf/`` with the command-line overrides, writes the resolved
+config (secrets removed) into the run folder, starts a model server when ``serve`` asks for one, runs the
+episodes and prints the summary.
+
+Call :func:`main` with the arguments that follow ``mmtsb run`` (Hydra syntax: ``group=option``,
+``key=value``, ``--multirun``, ``--cfg job``, ``--help``). Each job (one in a run, one per combination in a
+``--multirun`` sweep) gets its own run folder: ``hydra.run.dir`` / ``hydra.sweep.dir`` + ``subdir``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import inspect
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+import yaml  # noqa: E402  (after the offline environment defaults)
+from omegaconf import DictConfig  # noqa: E402
+
+from mmtsb.config import schema  # noqa: E402,F401  (registers the structured configs)
+from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
+from mmtsb.config.secrets import REDACTED, redact_override  # noqa: E402
+
+if TYPE_CHECKING:
+    from mmtsb.runner.settings import RunSettings
+
+PROG = "mmtsb run"
+EXIT_CONFIG_ERROR = 2
+MIN_SECRET_LEN = 4      # shorter "secrets" are not replaced in Hydra's records (it would garble them)
+
+
+@dataclasses.dataclass
+class JobOutcome:
+    """What one Hydra job left (the exit status of ``main`` is derived from these)."""
+
+    run_dir: Path
+    summary: dict[str, Any]
+
+
+# ------------------------------------------------------------------------------------------ entry point
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the Hydra application on ``argv`` (default: ``sys.argv[1:]``); returns the exit status: 0 when
+    every job finished without infrastructure failures, 1 otherwise, 2 for a config error."""
+    import hydra
+
+    try:
+        config_path = str(conf_dir())
+    except ConfNotFoundError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    outcomes: list[JobOutcome] = []
+
+    def task(cfg: DictConfig) -> float | None:
+        outcome = run_job(cfg)
+        outcomes.append(outcome)
+        return outcome.summary.get("agent_sr")
+
+    app = hydra.main(config_path=config_path, config_name="config", version_base="1.3")(task)
+    saved = sys.argv
+    if argv is not None:
+        sys.argv = [PROG, *argv]
+    try:
+        app()
+    finally:
+        sys.argv = saved
+    return 0 if all(not o.summary.get("infra_failures") for o in outcomes) else 1
+
+
+# ------------------------------------------------------------------------------------------ one job
+def run_job(cfg: DictConfig) -> JobOutcome:
+    """One Hydra job: settings, resolved config, server, episodes, summary. A config error ends the
+    process with status 2 and a message naming the key."""
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    from mmtsb.config.build import RunConfigError, build_run_settings, resolve_in_place
+
+    hc = HydraConfig.get()
+    run_dir = Path(hc.runtime.output_dir).resolve()
+    sweep_group = Path(hc.sweep.dir).name if hc.mode == RunMode.MULTIRUN else None
+    try:
+        resolve_in_place(cfg)
+        settings = build_run_settings(cfg, run_dir, cwd=Path(hc.runtime.cwd), sweep_group=sweep_group)
+    except RunConfigError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        sys.exit(EXIT_CONFIG_ERROR)
+    write_resolved_config(settings, run_dir)
+    secrets = secret_override_values(list(hc.overrides.task))
+    if hc.output_subdir:
+        scrub_hydra_files(run_dir / hc.output_subdir, ("overrides.yaml", "config.yaml", "hydra.yaml"), secrets)
+    if hc.mode == RunMode.MULTIRUN:
+        scrub_hydra_files(Path(hc.sweep.dir), ("multirun.yaml",), secrets)
+    print(f"{PROG}: {len(settings.scenarios)} scenario(s) x {settings.repeats} repeat(s) of "
+          f"dataset={settings.dataset}, agent={_agent_label(settings)}, config hash {settings.config_hash} "
+          f"-> {run_dir}", flush=True)
+    with serving(cfg, run_dir):
+        summary = summary_dict(execute(settings))
+    print(f"{PROG}: {json.dumps(summary, default=str)}", flush=True)
+    return JobOutcome(run_dir=run_dir, summary=summary)
+
+
+def _agent_label(settings: RunSettings) -> str:
+    ep = settings.episode
+    return "oracle" if ep.agent == "oracle" else f"{ep.agent_model.model} ({ep.interface})"
+
+
+def write_resolved_config(settings: RunSettings, run_dir: Path) -> Path:
+    """``config.yaml`` in the run folder: the resolved config, secrets removed, and the config hash."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    target = run_dir / "config.yaml"
+    body = yaml.safe_dump(settings.resolved_config, sort_keys=False, allow_unicode=True)
+    tmp = target.with_suffix(".yaml.tmp")
+    tmp.write_text(f"# resolved config of this run (secrets removed); config hash {settings.config_hash}\n"
+                   + body, encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+def secret_override_values(overrides: Sequence[str]) -> list[str]:
+    """The values given on the command line for keys that name secrets (``+model.extra_params.api_key=...``)."""
+    values = [o.split("=", 1)[1] for o in overrides if redact_override(o) != o]
+    return [v for v in values if len(v) >= MIN_SECRET_LEN]
+
+
+def scrub_hydra_files(folder: Path, names: Sequence[str], secrets: Sequence[str]) -> None:
+    """Hide secret override values in Hydra's own records (``.hydra/*.yaml``, ``multirun.yaml``), which hold
+    the overrides as typed, the unresolved config and the job's folder names."""
+    if not secrets:
+        return
+    for name in names:
+        path = folder / name
+        if not path.is_file():
+            continue
+        text = original = path.read_text(encoding="utf-8")
+        for value in sorted(secrets, key=len, reverse=True):
+            text = text.replace(value, REDACTED)
+        if text != original:
+            path.write_text(text, encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------------------ serving
+@contextlib.contextmanager
+def serving(cfg: DictConfig, run_dir: Path) -> Iterator[None]:
+    """Keep the configured model server (``serve.kind`` other than ``none``) up around the run, through
+    ``mmtsb.serve.serving``; the agent model's ``serve:`` block says what to serve."""
+    kind = str(cfg.serve.get("kind", "none")) if cfg.get("serve") is not None else "none"
+    if kind == "none":
+        yield
+        return
+    from mmtsb.serve import ServeConfigError, ServeSettings
+    from mmtsb.serve import serving as serve_model
+
+    try:
+        settings = ServeSettings.from_config(cfg.serve, cfg.model.get("serve"), run_dir)
+    except ServeConfigError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        sys.exit(EXIT_CONFIG_ERROR)
+    with serve_model(settings):
+        yield
+
+
+# ------------------------------------------------------------------------------------------ execution
+def execute(settings: RunSettings) -> Any:
+    """Run the episodes with the platform runner (``mmtsb.runner.execute.execute_run``); until that module
+    exists, with the simple in-process runner (``mmtsb.runner.local.run_set``)."""
+    runner = _platform_runner()
+    if runner is not None:
+        result = runner(settings)
+        return asyncio.run(result) if inspect.isawaitable(result) else result
+    from mmtsb.runner.local import run_set
+
+    return asyncio.run(run_set(settings.scenarios, settings.episode, settings.run_dir,
+                               concurrency=max(1, settings.runner.max_concurrency)))
+
+
+def _platform_runner() -> Callable[[RunSettings], Any] | None:
+    try:
+        from mmtsb.runner.execute import execute_run
+    except ImportError as e:
+        if e.name not in ("mmtsb.runner.execute",):
+            raise
+        return None
+    return execute_run
+
+
+def summary_dict(summary: Any) -> dict[str, Any]:
+    """A run summary (RunSummary dataclass, object with to_dict(), or dict) as a dict."""
+    if isinstance(summary, dict):
+        return summary
+    if hasattr(summary, "to_dict"):
+        return dict(summary.to_dict())
+    if dataclasses.is_dataclass(summary) and not isinstance(summary, type):
+        return dataclasses.asdict(summary)
+    return {"summary": repr(summary)}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

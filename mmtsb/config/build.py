@@ -1,0 +1,202 @@
+"""From a composed Hydra config to the runner's :class:`~mmtsb.runner.settings.RunSettings`.
+
+``build_run_settings`` is the only place that knows both shapes: it checks what the schema cannot (an LLM
+role without a model id, an open-weight model without a server, an empty scenario set), maps the groups to
+an :class:`~mmtsb.episode.config.EpisodeConfig`, lists the scenario files, and records the resolved config
+with secrets removed.
+
+The config hash covers what changes an episode's outcome: the agent/user/judge model ids and sampling
+settings, interface, toolbox, budgets, images mode, strict_reference, seed and the dataset's name.
+Operational settings (runner, logging, serve, endpoints, keys, concurrency, timeouts, prices, dataset
+filters, repeats, paths) are left out, so a killed run can be resumed on another cluster, with a vLLM server
+on another port, with more scenarios or more repeats, and only the missing episodes are played.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from mmtsb.config.paths import resolve_project_path
+from mmtsb.config.secrets import redact
+from mmtsb.episode.config import EpisodeConfig, ModelSettings
+from mmtsb.episode.context import Budgets
+from mmtsb.runner.settings import LoggingSettings, RunnerSettings, RunSettings, config_hash
+
+#: the fields of a model entry that change what the model answers (part of the config hash)
+HASHED_MODEL_FIELDS = ("kind", "model", "temperature", "max_tokens", "reasoning_effort", "extra_params")
+
+
+class RunConfigError(ValueError):
+    """A composed config that cannot run; the message names the config key and what to do."""
+
+
+# ------------------------------------------------------------------------------------------ resolving
+def resolve_config(cfg: DictConfig) -> dict[str, Any]:
+    """The composed config as plain data, interpolations resolved, enums as strings, ``hydra`` left out."""
+    keys = [k for k in cfg.keys() if k != "hydra"]
+    try:
+        data = OmegaConf.to_container(OmegaConf.masked_copy(cfg, keys), resolve=True, enum_to_str=True,
+                                      throw_on_missing=True)
+    except OmegaConfBaseException as e:
+        raise RunConfigError(f"config cannot be resolved: {_omegaconf_message(e)}") from None
+    assert isinstance(data, dict)
+    return data
+
+
+def resolve_in_place(cfg: DictConfig) -> None:
+    """Resolve every interpolation of a job's config once, so that values computed when resolved (the free
+    port of ``serve=vllm``) are the same for the episodes and for the server."""
+    try:
+        OmegaConf.resolve(cfg)
+    except OmegaConfBaseException as e:
+        raise RunConfigError(f"config cannot be resolved: {_omegaconf_message(e)}") from None
+
+
+def _omegaconf_message(e: OmegaConfBaseException) -> str:
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    key = getattr(e, "full_key", None)
+    return f"{key}: {text}" if key and key not in text else text
+
+
+def public_config(data: dict[str, Any]) -> dict[str, Any]:
+    """The resolved config with secrets removed: what is written to ``config.yaml`` and logged."""
+    return redact(data)
+
+
+def hash_view(data: dict[str, Any]) -> dict[str, Any]:
+    """The part of a resolved config that decides an episode's outcome (see the module docstring)."""
+    def model_part(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if entry is None else {k: entry.get(k) for k in HASHED_MODEL_FIELDS}
+
+    return {
+        "agent": model_part(data["model"]),
+        "interface": data["interface"]["name"],
+        "toolbox": data["toolbox"]["level"],
+        "user": {"kind": data["user"]["kind"], "model": model_part(data["user"].get("model"))},
+        "judge": {"kind": data["judge"]["kind"], "model": model_part(data["judge"].get("model"))},
+        "budgets": data["budgets"],
+        "images": data["images"],
+        "strict_reference": data["strict_reference"],
+        "seed": data["seed"],
+        "dataset": data["dataset"]["name"],
+    }
+
+
+# ------------------------------------------------------------------------------------------ models
+def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings:
+    """ModelSettings of an LLM role from its model entry; ``where`` names the config key in errors."""
+    if entry is None:
+        raise RunConfigError(f"{where} is not set: choose a model entry (an option of conf/model/)")
+    name = entry.get("name", "?")
+    if entry.get("kind") != "llm":
+        raise RunConfigError(f"{where}={name} is the oracle, not a model: an LLM role needs an llm entry of "
+                             "conf/model/ (e.g. gpt_5_4_none)")
+    model_id = entry.get("model")
+    if not model_id:
+        raise RunConfigError(f"{where}.model is empty for model entry {name!r}: set it to a litellm model id "
+                             "(e.g. openai/gpt-5.4)")
+    if model_id.startswith("hosted_vllm/") and not entry.get("api_base"):
+        raise RunConfigError(f"{where}={name} ({model_id}) is an open-weight model served by vLLM but has no "
+                             f"endpoint: run with serve=vllm to start a server, or point at a running one with "
+                             f"serve.api_base=http://HOST:PORT/v1 (or {where}.api_base=...)")
+    known = {f.name for f in fields(ModelSettings)}
+    values = {k: v for k, v in entry.items() if k in known and v is not None}
+    values["extra_params"] = dict(entry.get("extra_params") or {})
+    return ModelSettings(**values)
+
+
+def _role(data: dict[str, Any], role: str, *, static_kinds: tuple[str, ...]) -> tuple[str, ModelSettings]:
+    section = data[role]
+    kind = section["kind"]
+    if kind in static_kinds:
+        return kind, ModelSettings()
+    return kind, model_settings(section.get("model"), where=f"{role}.model")
+
+
+# ------------------------------------------------------------------------------------------ dataset
+def scenario_files(dataset: dict[str, Any], *, cwd: Path | None = None) -> tuple[Path, list[Path]]:
+    """The dataset's folder and its scenario files: ``glob`` under ``path``, sorted, filtered by ``names``
+    (stems or shell patterns), then cut to ``limit``. A missing folder or an empty result is an error."""
+    name = dataset["name"]
+    folder, tried = resolve_project_path(dataset["path"], cwd=cwd)
+    if not folder.is_dir():
+        looked = ", ".join(str(p) for p in tried)
+        hint = " (or the MMTSB_REFERENCE_DIR environment variable)" if name == "reference" else ""
+        raise RunConfigError(f"dataset={name}: folder {dataset['path']!r} does not exist (looked in {looked}); "
+                             f"set dataset.path=<folder of scenario files>{hint}")
+    files = sorted(p for p in folder.glob(dataset["glob"]) if p.is_file())
+    if not files:
+        raise RunConfigError(f"dataset={name}: no scenario files match {dataset['glob']!r} in {folder}; add "
+                             "scenario files there, or choose another dataset (e.g. dataset=nominal)")
+    names = dataset.get("names")
+    if names:
+        unmatched = [n for n in names if not any(fnmatch.fnmatchcase(p.stem, str(n)) or p.name == n
+                                                for p in files)]
+        if unmatched:
+            raise RunConfigError(f"dataset.names: no scenario file of dataset={name} matches "
+                                 f"{', '.join(map(str, unmatched))} (files are named like {files[0].stem})")
+        files = [p for p in files if any(fnmatch.fnmatchcase(p.stem, str(n)) or p.name == n for n in names)]
+    limit = dataset.get("limit")
+    if limit is not None:
+        if limit < 1:
+            raise RunConfigError(f"dataset.limit={limit}: must be at least 1 (or null for every file)")
+        files = files[:limit]
+    return folder, files
+
+
+# ------------------------------------------------------------------------------------------ episode
+def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeConfig:
+    """The EpisodeConfig of a resolved config (agent kind: oracle for model=oracle, else the interface)."""
+    interface = data["interface"]["name"]
+    if data["model"]["kind"] == "oracle":
+        agent, agent_model = "oracle", ModelSettings()
+    else:
+        agent, agent_model = interface, model_settings(data["model"], where="model")
+    user, user_model = _role(data, "user", static_kinds=("scripted",))
+    judge, judge_model = _role(data, "judge", static_kinds=("static", "none"))
+    image_root = data["dataset"].get("image_root")
+    if image_root:
+        resolved, _ = resolve_project_path(image_root, cwd=cwd)
+        if data["images"] == "require" and not resolved.is_dir():
+            raise RunConfigError(f"dataset.image_root={image_root!r} does not exist ({resolved}); fix the path "
+                                 "(MMTSB_IMAGE_ROOT for dataset=reference) or run with images=placeholder")
+        image_root = str(resolved)
+    cache = data.get("response_cache_dir")
+    return EpisodeConfig(
+        agent=agent, interface=interface, user=user, judge=judge,
+        agent_model=agent_model, user_model=user_model, judge_model=judge_model,
+        toolbox=data["toolbox"]["level"], budgets=Budgets(**data["budgets"]), images=data["images"],
+        image_root=image_root, strict_reference=bool(data["strict_reference"]), seed=int(data["seed"]),
+        response_cache_dir=str(((cwd or Path.cwd()) / Path(cache).expanduser()).resolve()) if cache else None,
+    )
+
+
+# ------------------------------------------------------------------------------------------ run
+def _known(cls: type, values: dict[str, Any]) -> dict[str, Any]:
+    """The values a settings dataclass accepts (the schema mirrors it; a test checks they agree)."""
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in values.items() if k in names}
+
+
+def build_run_settings(cfg: DictConfig, run_dir: Path, *, cwd: Path | None = None,
+                       sweep_group: str | None = None) -> RunSettings:
+    """RunSettings for a composed config. ``cwd`` is where relative paths start (default: the working
+    directory); ``sweep_group`` names the W&B group of a sweep job when ``logging.group`` is null."""
+    data = resolve_config(cfg)
+    if int(data["repeats"]) < 1:
+        raise RunConfigError(f"repeats={data['repeats']}: must be at least 1")
+    episode = episode_config(data, cwd=cwd)
+    _, files = scenario_files(data["dataset"], cwd=cwd)
+    runner = RunnerSettings(**_known(RunnerSettings, data["runner"]))
+    logging = LoggingSettings(**_known(LoggingSettings, data["logging"]))
+    if logging.group is None and sweep_group:
+        logging.group = sweep_group
+    return RunSettings(run_dir=Path(run_dir), scenarios=files, episode=episode, repeats=int(data["repeats"]),
+                       runner=runner, logging=logging, dataset=data["dataset"]["name"],
+                       resolved_config=public_config(data), config_hash=config_hash(hash_view(data)))

@@ -1,0 +1,253 @@
+"""Structured configs behind the Hydra tree in ``conf/``: one dataclass per config group, all typed under
+:class:`RunConfig`, registered in Hydra's ConfigStore as ``mmtsb_schema``.
+
+Why: ``conf/config.yaml`` lists ``mmtsb_schema`` first in its defaults, so every group file and every
+command-line override is merged INTO these typed nodes. A misspelled key (``budgets.max_stepz=3``), an unknown
+group (``modle=...``) or a wrong value (``interface.name=tooluse``) fails at composition with a message that
+names the key and the type, before any episode starts.
+
+The dataclasses here are the config's *shape*; :mod:`mmtsb.config.build` turns a composed config into the
+runner's :class:`~mmtsb.runner.settings.RunSettings`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING, OmegaConf
+
+SCHEMA_NAME = "mmtsb_schema"
+
+
+class ModelKind(Enum):
+    """``llm``: a model called through litellm; ``oracle``: the scripted agent replaying the gold actions."""
+
+    llm = "llm"
+    oracle = "oracle"
+
+
+class InterfaceName(Enum):
+    code_exec = "code_exec"
+    tool_use = "tool_use"
+    hybrid = "hybrid"
+
+
+class ToolboxLevel(Enum):
+    full = "full"
+    medium = "medium"
+    compact = "compact"
+    mini = "mini"
+
+
+class UserKind(Enum):
+    scripted = "scripted"
+    llm = "llm"
+
+
+class JudgeKind(Enum):
+    static = "static"
+    llm = "llm"
+    none = "none"
+
+
+class ImagesMode(Enum):
+    """``require``: every image file must exist; ``placeholder``: draw a labelled stand-in for a missing one
+    (the released benchmark ships without its images)."""
+
+    require = "require"
+    placeholder = "placeholder"
+
+
+class RunnerKind(Enum):
+    local = "local"
+    cluster = "cluster"
+    inprocess = "inprocess"
+
+
+class WandbMode(Enum):
+    auto = "auto"
+    online = "online"
+    offline = "offline"
+
+
+@dataclass
+class ServeHints:
+    """How to serve an open-weight model with vLLM: the fields of ``mmtsb.serve.settings.ModelServeSpec``,
+    which ``serve=vllm`` reads. The model entry's litellm id must be ``hosted_vllm/<served name>``."""
+
+    hf_repo: str = MISSING                       # Hugging Face repo id (or a local path) given to `vllm serve`
+    served_model_name: str | None = None      # null: hf_repo
+    tensor_parallel_size: int = 1
+    data_parallel_size: int = 1
+    tool_call_parser: str | None = None       # vllm --tool-call-parser (with --enable-auto-tool-choice)
+    reasoning_parser: str | None = None       # vllm --reasoning-parser, for thinking models
+    max_model_len: int | None = None          # vllm --max-model-len
+    limit_mm_per_prompt: dict[str, int] = field(default_factory=lambda: {"image": 16})
+    gpu_memory_utilization: float | None = None
+    chat_template: str | None = None          # path or inline Jinja template (vllm --chat-template)
+    extra_args: list[str] = field(default_factory=list)   # appended to the `vllm serve` command line
+
+
+@dataclass
+class ModelConf:
+    """One model entry (``conf/model/<name>.yaml``); also the ``model`` of an LLM user or judge.
+
+    ``model`` is a litellm id. The key is never configured: ``api_key_env`` names the variable holding it.
+    Prices (USD per 1M tokens) are for models litellm's price map does not know; null uses the map."""
+
+    name: str = MISSING                          # short name, as in results and reports (e.g. gpt_5_4_high)
+    kind: ModelKind = ModelKind.llm
+    model: str | None = None                  # litellm id, e.g. openai/gpt-5.4, hosted_vllm/Qwen/Qwen3.5-9B
+    api_base: str | None = None               # endpoint for OpenAI-compatible servers (vLLM, gateways)
+    api_key_env: str | None = None            # NAME of the env variable holding the API key
+    temperature: float | None = None
+    max_tokens: int | None = None
+    reasoning_effort: str | None = None       # none/minimal/low/medium/high where the provider supports it
+    timeout_s: float = 120.0
+    max_retries: int = 4
+    concurrency: int = 16                        # in-flight requests to this provider, across the whole run
+    extra_params: dict[str, Any] = field(default_factory=dict)   # passed to litellm unchanged (thinking, top_p)
+    input_cost_per_mtok: float | None = None
+    output_cost_per_mtok: float | None = None
+    serve: ServeHints | None = None           # open-weight models: how `serve=vllm` starts them
+
+
+@dataclass
+class InterfaceConf:
+    """How the agent acts: Python code (code_exec), JSON tool calls (tool_use) or both (hybrid)."""
+
+    name: InterfaceName = InterfaceName.code_exec
+
+
+@dataclass
+class ToolboxConf:
+    """Which toolbox level the agent sees (the reduced levels dispatch to the same tool functions)."""
+
+    level: ToolboxLevel = ToolboxLevel.full
+
+
+@dataclass
+class UserConf:
+    """The simulated user: the scenario's scripted user, or an LLM playing it (``model`` required)."""
+
+    name: str = "scripted"
+    kind: UserKind = UserKind.scripted
+    model: ModelConf | None = None
+
+
+@dataclass
+class JudgeConf:
+    """How completion is judged: static checks only, LLM rubric judges (``model`` required), or none."""
+
+    name: str = "static"
+    kind: JudgeKind = JudgeKind.static
+    model: ModelConf | None = None
+
+
+@dataclass
+class DatasetConf:
+    """A scenario set: the files matching ``glob`` under ``path``, sorted, then filtered.
+
+    A relative ``path`` (or ``image_root``) is looked up in the working directory first, then in the project
+    root (the folder holding ``conf/``). ``names`` keeps the files whose stem matches one of the names or
+    shell patterns (``mmtsb_nominal_00*``); ``limit`` keeps the first N after that."""
+
+    name: str = MISSING
+    path: str = MISSING
+    glob: str = "*.json"
+    image_root: str | None = None             # folder image_paths are relative to (default: each file's folder)
+    names: list[str] | None = None
+    limit: int | None = None
+
+
+@dataclass
+class RunnerConf:
+    """Mirrors :class:`mmtsb.runner.settings.RunnerSettings` (see there for the meaning of each field)."""
+
+    kind: RunnerKind = RunnerKind.local
+    address: str | None = None
+    num_actors: int | None = None
+    episodes_per_actor: int = 32
+    max_concurrency: int = 256
+    max_infra_retries: int = 2
+    object_store_memory_mb: int | None = 512
+    num_cpus: int | None = None
+    provider_limits: dict[str, int] = field(default_factory=dict)   # provider -> in-flight cap, whole run
+    gate_timeout_s: float = 1800.0
+
+
+@dataclass
+class LoggingConf:
+    """Mirrors :class:`mmtsb.runner.settings.LoggingSettings`. ``group`` null: sweep jobs are grouped by
+    their sweep folder."""
+
+    wandb: bool = False
+    project: str = "mmtsb"
+    entity: str | None = None
+    group: str | None = None
+    mode: WandbMode = WandbMode.auto
+
+
+@dataclass
+class BudgetsConf:
+    """Mirrors :class:`mmtsb.episode.context.Budgets`: limits of one episode."""
+
+    max_messages: int | None = None           # null: the scenario's own max_messages
+    max_steps: int = 60
+    wall_clock_s: float = 900.0
+    max_tokens: int | None = None             # all roles together
+
+
+@dataclass
+class RunConfig:
+    """The whole run. ``serve`` is left untyped: its group (``conf/serve/``) belongs to the serving module;
+    this package relies only on ``serve.kind`` and ``serve.api_base``."""
+
+    model: ModelConf = MISSING
+    interface: InterfaceConf = MISSING
+    toolbox: ToolboxConf = MISSING
+    user: UserConf = MISSING
+    judge: JudgeConf = MISSING
+    dataset: DatasetConf = MISSING
+    runner: RunnerConf = MISSING
+    logging: LoggingConf = MISSING
+    serve: Any = field(default_factory=lambda: {"kind": "none", "api_base": None})
+    repeats: int = 1
+    seed: int = 0
+    strict_reference: bool = False
+    budgets: BudgetsConf = field(default_factory=BudgetsConf)
+    images: ImagesMode = ImagesMode.require
+    response_cache_dir: str | None = None
+
+
+_SLUG_BAD = re.compile(r"[^A-Za-z0-9._=,+-]+")
+
+
+def slug(text: Any, max_len: int = 100) -> str:
+    """A folder-name-safe form of a sweep job's overrides (``hydra.sweep.subdir`` uses it); values of
+    secret keys are hidden."""
+    from mmtsb.config.secrets import redact_override
+
+    text = ",".join(redact_override(item) for item in str(text or "").split(","))
+    out = _SLUG_BAD.sub("-", text).strip("-.")
+    return out[:max_len] or "job"
+
+
+def register_configs() -> None:
+    """Register the schema, the ``mmtsb.slug`` resolver and the serving module's resolvers (``serve=vllm``
+    uses ``mmtsb_free_port``). Idempotent; safe in every process."""
+    ConfigStore.instance().store(name=SCHEMA_NAME, node=RunConfig)
+    if not OmegaConf.has_resolver("mmtsb.slug"):
+        OmegaConf.register_new_resolver("mmtsb.slug", slug)
+    try:
+        from mmtsb.serve.resolvers import register_resolvers
+    except ImportError:  # the serving module is optional for composing configs
+        return
+    register_resolvers()
+
+
+register_configs()

@@ -1,0 +1,68 @@
+"""``mmtsb report RUN_DIR... [--out DIR] [--wandb]``: rebuild one run's report, or compare several runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from mmtsb.report.data import RunDataError
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    p = parser or argparse.ArgumentParser(prog="mmtsb report",
+                                          description="Rebuild the report of a run folder, or compare several.")
+    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR", help="run folders (episodes.parquet/)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (one run: default the run folder; several: default "
+                        "outputs/compare/<timestamp>)")
+    p.add_argument("--wandb", action="store_true",
+                   help="also log each run to W&B (offline without WANDB_API_KEY; needs the wandb extra)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    dirs: list[Path] = args.run_dirs
+    try:
+        if len(dirs) == 1:
+            from mmtsb.report.build import build_report
+
+            out = args.out or dirs[0]
+            s = build_report(dirs[0], out_dir=out)
+            sr = "–" if s["agent_sr"] is None else f"{100 * s['agent_sr']:.1f}%"
+            f1 = "–" if s["entity_f1"] is None else f"{s['entity_f1']:.3f}"
+            print(f"{s['label']}: {s['n_episodes']} episodes, Agent SR {sr}, Entity F1 {f1}, "
+                  f"infra failures {s['infra_failures']}")
+            print(f"wrote {Path(out) / 'report.md'}, {Path(out) / 'summary.json'}, {Path(out) / 'figures'}/")
+        else:
+            from mmtsb.report.compare import compare_runs
+
+            out = args.out or Path("outputs") / "compare" / time.strftime("%Y%m%d_%H%M%S")
+            result = compare_runs(dirs, out)
+            for s in result["runs"]:
+                sr = "–" if s["agent_sr"] is None else f"{100 * s['agent_sr']:.1f}%"
+                print(f"{s['label']}: {s['n_episodes']} episodes, Agent SR {sr}")
+            print(f"wrote {result['report']}")
+        if args.wandb:
+            from mmtsb.report.wandb_log import WandbUnavailable, log_wandb
+
+            try:
+                for d in dirs:
+                    print(f"wandb: {log_wandb(d)}")
+            except WandbUnavailable as e:
+                print(f"mmtsb report: {e}", file=sys.stderr)
+                return 2
+    except RunDataError as e:
+        print(f"mmtsb report: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,247 @@
+"""The platform runner: ``execute_run(settings)`` plays every (scenario, repeat) of a run on Ray actors (or in
+this process), streams each finished episode to the run folder the moment it comes back, and summarizes.
+
+Scheduling (the same for ``local``, ``cluster`` and ``inprocess``): at most ``runner.max_concurrency``
+episodes are in flight, each submitted to the least loaded actor (an actor plays up to its
+``max_concurrency`` episodes as asyncio tasks over one RoleFactory). Results are awaited as they complete
+(``asyncio.wait`` over the actors' object refs) and written from the driver: trajectory first, then the row's
+part file, both atomically, so an episode is recorded exactly when its part file exists.
+
+Failures: an infrastructure failure (the episode raised, ended with ``end_reason == "error"``, or its actor
+died) is retried with a fresh attempt up to ``runner.max_infra_retries`` times (a dead actor is replaced);
+the last attempt is recorded with ``infra_failure=True``. An episode that ran and simply failed is an agent
+failure: recorded as is, never retried.
+
+Resume: starting the same run again (same config, same run folder) skips every episode id whose part file
+exists, so a run killed at any point (even ``kill -9``) finishes with each episode exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from mmtsb.runner.backends import Backend, make_backend
+from mmtsb.runner.local import RunSummary, summarize
+from mmtsb.runner.progress import ProgressView, RunningStats
+from mmtsb.runner.results import RunLayout
+from mmtsb.runner.settings import RunSettings, episode_id, episode_seed
+from mmtsb.runner.worker import EpisodeTask, failure_trajectory, outcome_of
+from mmtsb.scenarios.loader import expand_paths
+
+log = logging.getLogger("mmtsb.runner")
+
+
+# ---------------------------------------------------------------------------------------------- planning
+def scenario_files(settings: RunSettings) -> dict[str, Path]:
+    """Scenario name (file stem) -> file, in order; directories expand to their ``*.json`` files."""
+    files: dict[str, Path] = {}
+    missing = []
+    for path in expand_paths(settings.scenarios):
+        if not path.is_file():
+            missing.append(str(path))
+            continue
+        name, path = path.stem, path.resolve()   # absolute: actors may run elsewhere (cluster, shared FS)
+        if name in files and files[name] != path:
+            raise ValueError(f"two scenario files share the name {name!r}: {files[name]} and {path}; "
+                             "episode ids must be unique within a run")
+        files.setdefault(name, path)
+    if missing:
+        raise FileNotFoundError(f"scenario files not found: {', '.join(missing)}")
+    if not files:
+        raise ValueError(f"no scenario files in {[str(p) for p in settings.scenarios]}")
+    return files
+
+
+def _model_label(kind: str, model: str, uses_model: bool) -> str:
+    return model if uses_model and model else kind
+
+
+def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
+    """Every (scenario, repeat) of the run, each with its own seed and a copy of the episode config."""
+    if settings.repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {settings.repeats}")
+    base = copy.deepcopy(settings.episode)
+    for key in ("image_root", "response_cache_dir"):   # relative to the driver's folder, not the actors'
+        if getattr(base, key):
+            setattr(base, key, str(Path(getattr(base, key)).resolve()))
+    labels = {"agent_model": _model_label(base.agent, base.agent_model.model, base.agent != "oracle"),
+              "user_model": _model_label(base.user, base.user_model.model, base.user == "llm"),
+              "judge_model": _model_label(base.judge, base.judge_model.model, base.judge == "llm")}
+    tasks = []
+    files = scenario_files(settings)
+    for repeat in range(settings.repeats):
+        for name, path in files.items():
+            seed = episode_seed(name, repeat, settings.config_hash, base.seed)
+            cfg = copy.deepcopy(base)
+            cfg.seed = seed
+            eid = episode_id(name, repeat, settings.config_hash)
+            task = EpisodeTask(episode_id=eid, scenario=name, path=str(path), repeat=repeat, seed=seed, cfg=cfg)
+            task.run = {"episode_id": eid, "repeat": repeat, "seed": seed, "config_hash": settings.config_hash,
+                        "dataset": settings.dataset, "toolbox": cfg.toolbox, **labels}
+            tasks.append(task)
+    return tasks
+
+
+def uses_models(settings: RunSettings) -> bool:
+    e = settings.episode
+    return e.agent != "oracle" or e.user == "llm" or e.judge == "llm"
+
+
+# ---------------------------------------------------------------------------------------------- the run
+class _Run:
+    """One execution of a run: schedules episodes on a backend and records them as they finish."""
+
+    def __init__(self, settings: RunSettings, layout: RunLayout, stats: RunningStats) -> None:
+        self.settings = settings
+        self.layout = layout
+        self.stats = stats
+        self.max_retries = max(0, settings.runner.max_infra_retries)
+
+    def record(self, task: EpisodeTask, outcome: dict[str, Any]) -> dict[str, Any]:
+        """Trajectory file, then the part file (both atomic): from now on the episode counts as done."""
+        self.layout.write_trajectory(task.episode_id, outcome["trajectory_json"])
+        row = {**outcome["row"], **task.run, "attempts": task.attempts, "infra_failure": bool(outcome["infra"]),
+               "trajectory_path": self.layout.trajectory_relpath(task.episode_id), "finished_at": time.time()}
+        self.layout.write_row(task.episode_id, row)
+        return row
+
+    async def schedule(self, backend: Backend, tasks: list[EpisodeTask], concurrency: int,
+                       view: ProgressView) -> None:
+        pending = deque(tasks)
+        inflight: dict[asyncio.Future[dict[str, Any]], tuple[EpisodeTask, int, int]] = {}
+        load = [0] * backend.slots
+        while pending or inflight:
+            while pending and len(inflight) < concurrency:
+                task = pending.popleft()
+                slot = min(range(backend.slots), key=load.__getitem__)
+                task.attempts += 1
+                fut, generation = backend.submit(slot, task)
+                inflight[fut] = (task, slot, generation)
+                load[slot] += 1
+            done, _ = await asyncio.wait(inflight, return_when=asyncio.FIRST_COMPLETED)
+            for fut in done:
+                task, slot, generation = inflight.pop(fut)
+                load[slot] -= 1
+                outcome = await self._outcome(backend, fut, task, slot, generation)
+                if outcome["infra"] and outcome["retryable"] and task.attempts <= self.max_retries:
+                    self.stats.retries += 1
+                    log.warning("episode %s: infrastructure failure on attempt %d, retrying: %s", task.episode_id,
+                                task.attempts, (outcome["error"] or "").splitlines()[0][:300])
+                    pending.appendleft(task)
+                    continue
+                row = self.record(task, outcome)
+                self.stats.add(row)
+                view.refresh()
+                log.info("episode %s done: agent_pass=%s entity_f1=%s end=%s attempts=%d", task.episode_id,
+                         row.get("agent_pass"), row.get("entity_f1"), row.get("end_reason"), task.attempts)
+
+    async def _outcome(self, backend: Backend, fut: asyncio.Future[dict[str, Any]], task: EpisodeTask, slot: int,
+                       generation: int) -> dict[str, Any]:
+        exc = fut.exception()
+        if exc is None:
+            return fut.result()
+        if backend.is_actor_death(exc):
+            await backend.replace(slot, generation)
+            error = f"episode actor died: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        else:
+            error = f"{type(exc).__name__}: {exc}"
+        trajectory = failure_trajectory(task, error)
+        trajectory["run"] = {**task.run, "attempt": task.attempts}
+        return outcome_of(trajectory, infra=True, retryable=True)
+
+
+def _write_config(settings: RunSettings, layout: RunLayout) -> None:
+    """``config.yaml`` (the resolved config, secrets already removed) unless the launcher wrote one."""
+    target = layout.run_dir / "config.yaml"
+    if target.exists() or not settings.resolved_config:
+        return
+    import yaml
+
+    target.write_text(yaml.safe_dump(settings.resolved_config, sort_keys=False, default_flow_style=False))
+
+
+def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int) -> RunSummary:
+    rows = layout.read_rows()
+    hashes = {r.get("config_hash") for r in rows} - {settings.config_hash}
+    if hashes:
+        log.warning("run folder %s also holds episodes of other configs (%s); the summary covers all of them",
+                    layout.run_dir, ", ".join(sorted(str(h) for h in hashes)))
+    summary = summarize(rows, duration_s)
+    layout.write_summary({**summary.to_dict(), "planned_episodes": planned, "config_hash": settings.config_hash,
+                          "dataset": settings.dataset, "repeats": settings.repeats})
+    try:
+        from mmtsb.report import build_report
+    except ImportError as e:
+        log.info("report builder not available (%s); summary.json only", e)
+    else:
+        try:
+            build_report(layout.run_dir)
+        except Exception:  # noqa: BLE001 (the results are safe on disk; a report can be rebuilt later)
+            log.exception("building the report of %s failed; rebuild it with `mmtsb report`", layout.run_dir)
+    if settings.logging.wandb:
+        try:
+            from mmtsb.report import log_wandb
+
+            log_wandb(layout.run_dir, settings)
+        except Exception:  # noqa: BLE001 (optional sink)
+            log.exception("logging %s to W&B failed", layout.run_dir)
+    return summary
+
+
+async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> RunSummary:
+    """:func:`execute_run` for callers already inside an event loop."""
+    t0 = time.perf_counter()
+    layout = RunLayout(settings.run_dir)
+    layout.prepare()
+    _write_config(settings, layout)
+    tasks = plan_episodes(settings)
+    done = layout.done_ids()
+    todo = [t for t in tasks if t.episode_id not in done]
+    stats = RunningStats()
+    planned_ids = {t.episode_id for t in tasks}
+    if done & planned_ids:
+        for row in layout.read_rows():
+            if row.get("episode_id") in planned_ids:
+                stats.add(row)
+        log.info("resuming %s: %d of %d episodes already recorded", layout.run_dir, len(tasks) - len(todo),
+                 len(tasks))
+    if todo:
+        concurrency = max(1, min(settings.runner.max_concurrency, len(todo)))
+        backend = make_backend(settings.runner, concurrency, uses_models=uses_models(settings))
+        run = _Run(settings, layout, stats)
+        try:
+            await backend.start()
+            with ProgressView(len(tasks), stats, enabled=progress) as view:
+                await run.schedule(backend, todo, concurrency, view)
+        finally:
+            await backend.stop()
+    return _finish(settings, layout, time.perf_counter() - t0, len(tasks))
+
+
+def execute_run(settings: RunSettings, *, progress: bool = True) -> RunSummary:
+    """Run every episode of ``settings`` not yet recorded in its run folder; returns the run's summary."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(execute_run_async(settings, progress=progress))
+    box: dict[str, Any] = {}
+
+    def target() -> None:   # called from inside a running loop: run ours on a thread of its own
+        try:
+            box["value"] = asyncio.run(execute_run_async(settings, progress=progress))
+        except BaseException as e:  # noqa: BLE001 (re-raised in the caller)
+            box["error"] = e
+
+    thread = threading.Thread(target=target, name="mmtsb-run")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

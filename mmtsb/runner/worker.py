@@ -1,0 +1,94 @@
+"""EpisodeWorker: plays many episodes concurrently (asyncio tasks) with ONE RoleFactory.
+
+In a Ray run it is the body of an episode actor (``ray.remote(EpisodeWorker).options(max_concurrency=N)``:
+its async methods run as tasks on the actor's event loop); in-process it is used directly. Either way an
+episode comes back as plain data: the results row (without run fields) and the trajectory as a JSON string,
+so the driver only writes files and never rebuilds big objects.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mmtsb.episode.config import EpisodeConfig
+from mmtsb.episode.play import play_scenario
+from mmtsb.roles.factory import RoleFactory
+from mmtsb.runner.rows import episode_row
+from mmtsb.scenarios.loader import ScenarioError
+
+
+@dataclass
+class EpisodeTask:
+    """One episode of a run: which scenario, which repeat, its seed and its (per-episode) config."""
+
+    episode_id: str
+    scenario: str
+    path: str
+    repeat: int
+    seed: int
+    cfg: EpisodeConfig
+    attempts: int = 0
+    run: dict[str, Any] = field(default_factory=dict)   # the run-level row fields (ids, seed, hash, labels)
+
+
+def failure_trajectory(task: EpisodeTask, error: str) -> dict[str, Any]:
+    """The record of an episode that raised instead of finishing (no world, no verdicts)."""
+    return {"scenario": task.scenario, "scenario_file": task.path, "interface": task.cfg.interface,
+            "seed": task.seed, "steps": 0, "end_reason": "error", "error": error,
+            "agent_pass": None, "user_pass": None, "entity_f1": None}
+
+
+def outcome_of(trajectory: dict[str, Any], *, infra: bool, retryable: bool) -> dict[str, Any]:
+    """What travels back to the driver: the row, the trajectory JSON, and how the episode failed (if it did)."""
+    text = json.dumps(trajectory, ensure_ascii=False, default=str)
+    return {"row": episode_row(trajectory), "trajectory_json": text, "infra": infra, "retryable": retryable,
+            "error": trajectory.get("error")}
+
+
+class EpisodeWorker:
+    """Owns one RoleFactory (shared limits, image cache, response caches) and plays episodes on request."""
+
+    def __init__(self, *, gate: Any = None, holder: str = "inprocess", provider_limits: dict[str, int] | None = None,
+                 bypass_at: int | None = None, gate_timeout_s: float | None = None) -> None:
+        self.factory = RoleFactory()
+        self.holder = holder
+        # imported only when needed: the LLM stack (litellm) costs ~140 MB per process
+        if gate is not None:
+            from mmtsb.roles.llm_common import LIMITS_KEY
+            from mmtsb.runner.gated_limits import GatedLimits
+
+            # the roles read their limits from the factory's shared dict (mmtsb.roles.llm_common)
+            self.factory._shared[LIMITS_KEY] = GatedLimits(gate, holder, overrides=provider_limits,
+                                                           bypass_at=bypass_at, timeout_s=gate_timeout_s)
+        elif provider_limits:
+            from mmtsb.llm.limits import ProviderLimits
+            from mmtsb.roles.llm_common import LIMITS_KEY
+
+            self.factory._shared[LIMITS_KEY] = ProviderLimits(provider_limits)
+
+    async def ready(self) -> str:
+        return self.holder
+
+    async def play(self, task: EpisodeTask) -> dict[str, Any]:
+        """Play one episode; never raises for episode-level problems (they come back as an infra outcome)."""
+        started = time.perf_counter()
+        run = {**task.run, "attempt": task.attempts, "actor": self.holder}
+        try:
+            result = await play_scenario(Path(task.path), task.cfg, factory=self.factory)
+        except ScenarioError as e:   # a broken scenario file fails the same way every time: not retried
+            trajectory = failure_trajectory(task, f"ScenarioError: {e}")
+            trajectory["run"] = run
+            return outcome_of(trajectory, infra=True, retryable=False)
+        except Exception as e:       # noqa: BLE001 (an infrastructure failure, retried by the driver)
+            trajectory = failure_trajectory(task, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+            trajectory["timing"] = {"duration_s": round(time.perf_counter() - started, 4)}
+            trajectory["run"] = run
+            return outcome_of(trajectory, infra=True, retryable=True)
+        result.trajectory["run"] = run
+        infra = result.end_reason == "error"
+        return outcome_of(result.trajectory, infra=infra, retryable=infra)

@@ -1,0 +1,72 @@
+"""The same oracle solution played at all four toolbox levels gives identical world diffs (and Entity F1 = 1.0).
+
+Each starter scenario is played end to end (``play_scenario``: scenario world, oracle agent translating its FULL
+steps to the level's tools, scripted user, evaluation) once per level; the world diffs, ids of created rows
+included, must be equal. A level that cannot reach a tool the solution needs (MINI has no web search) is
+skipped for that scenario, and the oracle must say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from testkit import REPO
+
+from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.episode.play import play_scenario
+from mmtsb.scenarios.loader import load_scenario
+from mmtsb.scenarios.solution import ReferenceSolution
+from mmtsb.tools.levels import LEVELS, reachable
+
+STARTERS = sorted((REPO / "scenarios" / "nominal").glob("*.json"))
+
+
+def _play(path: Path, level: str, interface: str = "tool_use"):
+    cfg = apply_overrides(EpisodeConfig(), [f"interface={interface}", "images=placeholder", f"toolbox={level}"])
+    return asyncio.run(play_scenario(path, cfg))
+
+
+def _unreachable(path: Path, level: str) -> list[str]:
+    solution = ReferenceSolution.from_scenario(load_scenario(path))
+    return [t for t in solution.tools() if not reachable(level, t)]
+
+
+@pytest.mark.parametrize("path", STARTERS, ids=lambda p: p.stem)
+def test_same_world_diff_at_every_level(path):
+    diffs = {}
+    for level in LEVELS:
+        if _unreachable(path, level):
+            continue
+        result = _play(path, level)
+        assert result.error is None, (level, result.error)
+        assert result.end_reason == "user_ended" and result.entity_f1 == 1.0, (level, result.entity_f1)
+        diffs[level] = json.dumps(result.trajectory["world_diff"], sort_keys=True, default=str)
+        assert result.trajectory["world_diff"], "the solution changes the world"
+    assert "full" in diffs and len(diffs) >= 3
+    full = diffs["full"]
+    assert {level: d == full for level, d in diffs.items()} == {level: True for level in diffs}
+
+
+def test_scenarios_skipped_at_a_level_are_refused_by_the_oracle():
+    blocked = [(p, lv) for p in STARTERS for lv in LEVELS if _unreachable(p, lv)]
+    assert all(lv == "mini" for _, lv in blocked)  # only MINI lacks tools (web search, vision)
+    if not blocked:
+        pytest.skip("every starter scenario is playable at every level")
+    path, level = blocked[0]
+    result = _play(path, level)
+    assert result.error and "which toolbox level 'mini' does not offer" in result.error
+
+
+@pytest.mark.parametrize("level", ["compact", "mini"])
+def test_code_exec_oracle_runs_level_calls_in_the_sandbox(level):
+    path = REPO / "scenarios" / "nominal" / "mmtsb_nominal_012.json"
+    reduced, full = _play(path, level, "code_exec"), _play(path, "full", "code_exec")
+    assert reduced.error is None and reduced.entity_f1 == 1.0
+    runs = reduced.trajectory["code_runs"]
+    assert runs and all(r["error"] is None for r in runs)
+    expected = {"compact": "gmail_manage_draft(action='update'", "mini": "gmail_write(domain='draft', action='update'"}
+    assert expected[level] in runs[0]["code"]
+    assert reduced.trajectory["world_diff"] == full.trajectory["world_diff"]
