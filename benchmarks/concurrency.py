@@ -1,0 +1,138 @@
+"""Concurrency: many episodes at once on this machine, against a fake LLM with a realistic 3 s latency.
+
+Runs the platform as a user would (``execute_run`` on a local Ray, pooled episode actors, streamed results),
+with the fake OpenAI server in its own process answering every call after ``--latency`` seconds:
+- tool-use interface, 512 concurrent episodes: each agent turn first calls the discovery tool, then replies;
+- code-exec interface, 256 concurrent episodes (a sandbox interpreter per episode): each turn runs one
+  python block calling an app tool, then replies.
+The scripted user and static judges complete the episodes (8 starter scenarios x repeats).
+
+Efficiency = achieved throughput / ideal throughput = ideal wall time / measured wall time, where the ideal
+is the longest episode's model latency (its number of agent calls x latency): what an infinitely fast harness
+would take with every episode in flight at once. The measured wall time runs from the first episode's start
+to the last episode's end (steady state); the one-time start-up of Ray and the actors (seconds, whatever
+the number of episodes) is printed separately, with the efficiency it would give if counted too. Peak memory is the resident memory of the whole process tree
+(driver, Ray, actors, sandboxes; the fake server excluded), sampled every 0.25 s.
+
+Usage: python benchmarks/concurrency.py [--episodes 512] [--code-episodes 256] [--latency 3] [--json]
+Targets: efficiency >= 0.9 and peak memory <= 8 GiB (tool-use, 512 episodes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+from mmtsb.episode.config import EpisodeConfig, apply_overrides  # noqa: E402
+from mmtsb.runner.scaling_probe import PeakRss  # noqa: E402
+from mmtsb.runner.settings import RunnerSettings, RunSettings  # noqa: E402
+
+SCENARIOS = [REPO / "scenarios" / "nominal" / f"mmtsb_nominal_{i:03d}.json" for i in range(1, 9)]
+TOOL_USE_REPLIES = {
+    "rules": [{"match": "Successfully registered|Found \\d+ tools", "reply": "Done."}],
+    "default": {"tool_calls": [{"id": "s", "name": "api_docs_search_api_docs", "arguments": {"query": "note"}}]},
+}
+CODE_REPLIES = {
+    "rules": [{"match": "<execution_results>", "reply": "Done."}],
+    "default": "```python\nsupervisor_show_profile()\n```",
+}
+
+
+@contextlib.contextmanager
+def fake_server(replies: dict[str, Any], latency: float) -> Iterator[str]:
+    script = Path(tempfile.mkdtemp()) / "replies.json"
+    script.write_text(json.dumps({**replies, "latency_s": latency}))
+    proc = subprocess.Popen([sys.executable, "-m", "mmtsb.testing.fake_llm", "--port", "0", "--script", str(script)],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("FAKE_LLM_READY"):
+            raise RuntimeError(f"fake LLM server did not start: {line!r}")
+        yield line.split()[1]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def measure(interface: str, episodes: int, latency: float, replies: dict[str, Any]) -> dict[str, Any]:
+    from mmtsb.runner.execute import execute_run
+    from mmtsb.runner.results import RunLayout
+
+    repeats = -(-episodes // len(SCENARIOS))
+    with fake_server(replies, latency) as base_url:
+        cfg = apply_overrides(EpisodeConfig(), [f"agent={interface}", "agent_model.model=openai/fake-model",
+                                                f"agent_model.api_base={base_url}", "agent_model.max_retries=2",
+                                                "agent_model.timeout_s=120", f"agent_model.concurrency={episodes * 2}"])
+        n = len(SCENARIOS) * repeats
+        runner = RunnerSettings(kind="local", max_concurrency=n, object_store_memory_mb=256)
+        run_dir = Path(tempfile.mkdtemp(prefix=f"mmtsb_concurrency_{interface}_"))
+        settings = RunSettings(run_dir=run_dir, scenarios=SCENARIOS, episode=cfg, repeats=repeats, runner=runner,
+                               resolved_config={"benchmark": interface})
+        with PeakRss() as rss:
+            t0 = time.perf_counter()
+            summary = execute_run(settings, progress=False)
+            wall = time.perf_counter() - t0
+    layout = RunLayout(run_dir)
+    rows = layout.read_rows()
+    ideal = max(int(r.get("agent_api_calls") or 0) for r in rows) * latency
+    timings = [json.loads(layout.trajectory_path(r["episode_id"]).read_text())["timing"] for r in rows]
+    first_start = min(t["started_at"] for t in timings)
+    last_end = max(t["started_at"] + t["duration_s"] for t in timings)
+    steady = last_end - first_start
+    return {"interface": interface, "concurrency": n, "episodes": summary.n_episodes,
+            "agent_sr": summary.agent_sr, "infra_failures": summary.infra_failures, "wall_s": round(steady, 2),
+            "startup_s": round(wall - steady, 2), "ideal_s": round(ideal, 2),
+            "efficiency": round(ideal / steady, 3) if steady else None,
+            "efficiency_with_startup": round(ideal / wall, 3) if wall else None,
+            "peak_rss_gib": round(rss.peak / 2**30, 3)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--episodes", type=int, default=512)
+    ap.add_argument("--code-episodes", type=int, default=256)
+    ap.add_argument("--latency", type=float, default=3.0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    import ray
+
+    results = []
+    try:
+        for interface, n, replies in (("tool_use", args.episodes, TOOL_USE_REPLIES),
+                                      ("code_exec", args.code_episodes, CODE_REPLIES)):
+            if n <= 0:
+                continue
+            r = measure(interface, n, args.latency, replies)
+            results.append(r)
+            print(f"{interface:9s} {r['concurrency']} concurrent episodes: wall {r['wall_s']} s (+{r['startup_s']} s "
+                  f"start-up), ideal {r['ideal_s']} s, efficiency {r['efficiency']} (target >= 0.9; "
+                  f"{r['efficiency_with_startup']} counting start-up), peak memory {r['peak_rss_gib']} GiB "
+                  f"(target <= 8), Agent SR {r['agent_sr']}, infra failures {r['infra_failures']}", flush=True)
+            ray.shutdown()
+    finally:
+        ray.shutdown()
+    if args.json:
+        main_result = results[0]
+        out = {"concurrency": main_result["concurrency"], "efficiency": main_result["efficiency"],
+               "peak_rss_gib": main_result["peak_rss_gib"],
+               "efficiency_with_startup": main_result["efficiency_with_startup"]}
+        if len(results) > 1:
+            out["code_exec"] = {k: results[1][k] for k in ("concurrency", "efficiency", "efficiency_with_startup",
+                                                           "peak_rss_gib")}
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
