@@ -31,29 +31,32 @@ def build_base_world(main_email: str, main_user_id: int, reference_time: datetim
     share it. The copy is a new, independent World with the same rows, ids and id-generator state.
     """
     ref = reference_time if isinstance(reference_time, str) else reference_time.isoformat()
-    template, rng_state, metadata = _template(main_email, main_user_id, ref, seed, auto_login)
+    template, used_rng, metadata = _template(main_email, main_user_id, ref, auto_login)
+    if used_rng:  # seeding drew from the id generator, so the template depends on the seed: build afresh
+        return _seed_base_world(main_email, main_user_id, reference_time, seed=seed, auto_login=auto_login,
+                                frozen_clock=frozen_clock)
     world = World(world_tables(), Clock.at(reference_time, frozen=frozen_clock), seed=seed, template=template)
-    world.rng_state = rng_state
     world.metadata.update(copy.deepcopy(metadata))
     return world
 
 
 @functools.lru_cache(maxsize=64)
-def _template(main_email: str, main_user_id: int, reference_time: str, seed: int,
-              auto_login: bool) -> tuple[Snapshot, object, dict]:
-    """The seeded base world as an immutable snapshot (memoised per process: pure data, never mutated)."""
-    world = _seed_base_world(main_email, main_user_id, reference_time, seed=seed, auto_login=auto_login)
+def _template(main_email: str, main_user_id: int, reference_time: str, auto_login: bool) -> tuple[Snapshot, bool, dict]:
+    """The seeded base world as an immutable snapshot (memoised per process: pure data, never mutated), and
+    whether seeding drew from the world's id generator (then copies could not take an episode's own seed)."""
+    world = _seed_base_world(main_email, main_user_id, reference_time, seed=0, auto_login=auto_login)
     try:
+        used_rng = world.rng_state != Random(0).getstate()
         for schema in world.schemas:  # the seeding's change log is never diffed against: drop it
             world.db.execute(f'DELETE FROM "{schema}"._changes')
-        return world.snapshot(), world.rng_state, copy.deepcopy(world.metadata)
+        return world.snapshot(), used_rng, copy.deepcopy(world.metadata)
     finally:
         world.close()
 
 
 def _seed_base_world(main_email: str, main_user_id: int, reference_time: datetime | str, *, seed: int,
-                     auto_login: bool) -> World:
-    clock = Clock.at(reference_time, frozen=True)
+                     auto_login: bool, frozen_clock: bool = True) -> World:
+    clock = Clock.at(reference_time, frozen=frozen_clock)
     world = World(world_tables(), clock, seed=seed)
     people = base_people(main_email, main_user_id)
     main = next(p for p in people if p.id == main_user_id)
