@@ -12,7 +12,10 @@ is the longest episode's model latency (its number of agent calls x latency): wh
 would take with every episode in flight at once. The measured wall time runs from the first episode's start
 to the last episode's end (steady state); the one-time start-up of Ray and the actors (seconds, whatever
 the number of episodes) is printed separately, with the efficiency it would give if counted too. Peak memory is the resident memory of the whole process tree
-(driver, Ray, actors, sandboxes; the fake server excluded), sampled every 0.25 s.
+(driver, Ray, actors, sandboxes; the fake server excluded), sampled every 0.25 s, as PSS (proportional set
+size: a page shared by N processes counts 1/N in each), since sandboxes are forked from one warm template and
+share most of their pages copy-on-write; summing plain RSS would count those shared pages hundreds of times
+(it is printed too).
 
 Usage: python benchmarks/concurrency.py [--episodes 512] [--code-episodes 256] [--latency 3] [--json]
 Targets: efficiency >= 0.9 and peak memory <= 8 GiB (tool-use, 512 episodes).
@@ -36,7 +39,7 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 from mmtsb.episode.config import EpisodeConfig, apply_overrides  # noqa: E402
-from mmtsb.runner.scaling_probe import PeakRss  # noqa: E402
+from mmtsb.runner.scaling_probe import PeakRss, tree_rss_bytes  # noqa: E402
 from mmtsb.runner.settings import RunnerSettings, RunSettings  # noqa: E402
 
 SCENARIOS = [REPO / "scenarios" / "nominal" / f"mmtsb_nominal_{i:03d}.json" for i in range(1, 9)]
@@ -48,6 +51,58 @@ CODE_REPLIES = {
     "rules": [{"match": "<execution_results>", "reply": "Done."}],
     "default": "```python\nsupervisor_show_profile()\n```",
 }
+
+
+def _descendants(root: int) -> set[int]:
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    keep, frontier = {root}, [root]
+    while frontier:
+        current = frontier.pop()
+        for pid, ppid in parent.items():
+            if ppid == current and pid not in keep:
+                keep.add(pid)
+                frontier.append(pid)
+    return keep
+
+
+def tree_pss_bytes(root: int) -> int:
+    """Proportional set size of ``root`` and its descendants (from /proc/<pid>/smaps_rollup)."""
+    total = 0
+    for pid in _descendants(root):
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except OSError:
+            continue
+    return total
+
+
+class PeakPss(PeakRss):
+    """Samples the process tree's PSS (and RSS) in a thread."""
+
+    def __init__(self, interval_s: float = 0.5) -> None:
+        super().__init__(interval_s)
+        self.peak_rss = 0
+
+    def _run(self, interval_s: float) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, tree_pss_bytes(os.getpid()))
+            self.peak_rss = max(self.peak_rss, tree_rss_bytes(os.getpid()))
+            self._stop.wait(interval_s)
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 @contextlib.contextmanager
@@ -80,7 +135,7 @@ def measure(interface: str, episodes: int, latency: float, replies: dict[str, An
         run_dir = Path(tempfile.mkdtemp(prefix=f"mmtsb_concurrency_{interface}_"))
         settings = RunSettings(run_dir=run_dir, scenarios=SCENARIOS, episode=cfg, repeats=repeats, runner=runner,
                                resolved_config={"benchmark": interface})
-        with PeakRss() as rss:
+        with PeakPss() as rss:
             t0 = time.perf_counter()
             summary = execute_run(settings, progress=False)
             wall = time.perf_counter() - t0
@@ -96,7 +151,7 @@ def measure(interface: str, episodes: int, latency: float, replies: dict[str, An
             "startup_s": round(wall - steady, 2), "ideal_s": round(ideal, 2),
             "efficiency": round(ideal / steady, 3) if steady else None,
             "efficiency_with_startup": round(ideal / wall, 3) if wall else None,
-            "peak_rss_gib": round(rss.peak / 2**30, 3)}
+            "peak_rss_gib": round(rss.peak / 2**30, 3), "peak_rss_sum_gib": round(rss.peak_rss / 2**30, 3)}
 
 
 def main() -> None:
@@ -118,8 +173,8 @@ def main() -> None:
             results.append(r)
             print(f"{interface:9s} {r['concurrency']} concurrent episodes: wall {r['wall_s']} s (+{r['startup_s']} s "
                   f"start-up), ideal {r['ideal_s']} s, efficiency {r['efficiency']} (target >= 0.9; "
-                  f"{r['efficiency_with_startup']} counting start-up), peak memory {r['peak_rss_gib']} GiB "
-                  f"(target <= 8), Agent SR {r['agent_sr']}, infra failures {r['infra_failures']}", flush=True)
+                  f"{r['efficiency_with_startup']} counting start-up), peak memory {r['peak_rss_gib']} GiB PSS "
+                  f"(target <= 8; plain RSS summed {r['peak_rss_sum_gib']} GiB), Agent SR {r['agent_sr']}, infra failures {r['infra_failures']}", flush=True)
             ray.shutdown()
     finally:
         ray.shutdown()

@@ -81,9 +81,9 @@ class World:
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA recursive_triggers = ON")  # REPLACE must log its implicit delete
+        for schema in self.schemas[1:]:  # attach every schema before filling any: an ATTACH re-reads schemas
+            self.db.execute(f"ATTACH DATABASE ':memory:' AS \"{schema}\"")
         for schema in self.schemas:
-            if schema != MAIN_SCHEMA:
-                self.db.execute(f"ATTACH DATABASE ':memory:' AS \"{schema}\"")
             if template is not None:
                 self.db.deserialize(template.data[schema], name=schema)
                 continue
