@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from mmtsb.world import device
 from mmtsb.world.world import World

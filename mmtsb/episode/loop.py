@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.evidence import EpisodeEvidence
-from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message, Role as RoleName, ToolCall
+from mmtsb.episode.messages import AGENT, ENV, USER, Message, Role as RoleName, ToolCall
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
 from mmtsb.roles.judges.base import Judge, JudgeVerdict

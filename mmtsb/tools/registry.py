@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 import importlib
 from types import ModuleType
-from typing import Any, Iterable, Iterator
+from typing import Any
+from collections.abc import Iterable, Iterator
 
 from mmtsb.tools.spec import Role, ToolSpec, spec_of
 

@@ -11,7 +11,8 @@ import inspect
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Union
+from typing import Any, Literal, Union
+from collections.abc import Callable
 
 import docstring_parser
 from pydantic import TypeAdapter
@@ -196,7 +197,7 @@ def _core_type(ann: Any) -> Any:
     kept = [a for a in args if a is not type(None) and a is not NotGiven]
     if len(kept) == 1:
         return kept[0]
-    return Union[tuple(kept)]  # type: ignore[return-value]
+    return Union[tuple(kept)]  # type: ignore[return-value]  # noqa: UP007 (a runtime-built union)
 
 
 def _accepts_none(ann: Any) -> bool:

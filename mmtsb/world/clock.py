@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 from dateutil import parser as dateparser
 
@@ -12,7 +12,7 @@ from dateutil import parser as dateparser
 def parse_datetime(text: str) -> datetime:
     """Parse an ISO-8601 (or close) timestamp; a naive value is taken as UTC."""
     value = dateparser.isoparse(text) if "T" in text or "-" in text else dateparser.parse(text)
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Clock:
 
     def __post_init__(self) -> None:
         if self.reference_time.tzinfo is None:
-            self.reference_time = self.reference_time.replace(tzinfo=timezone.utc)
+            self.reference_time = self.reference_time.replace(tzinfo=UTC)
 
     @classmethod
     def at(cls, reference_time: str | datetime, *, frozen: bool = True) -> "Clock":

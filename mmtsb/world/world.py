@@ -19,7 +19,8 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
 
 from mmtsb.world.clock import Clock
 from mmtsb.world.diff import RowUpdate, TableDiff, WorldDiff, diff_rows, key_order

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from testkit import call_err, call_ok
 from mmtsb.tools.session import ToolSession, WorkingSet
-from mmtsb.tools.spec import Requirements, tool
+from mmtsb.tools.spec import tool
 from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.types import NOT_GIVEN, NotGiven
 from mmtsb.world import device
