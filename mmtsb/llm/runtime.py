@@ -10,6 +10,10 @@ import asyncio
 import os
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# one process plays hundreds of episodes against the same provider host: litellm's shared aiohttp pool
+# (500 connections per host by default) would queue requests beyond that and throttle the run
+os.environ.setdefault("AIOHTTP_CONNECTOR_LIMIT", "8192")
+os.environ.setdefault("AIOHTTP_CONNECTOR_LIMIT_PER_HOST", "4096")
 
 import litellm
 
