@@ -60,7 +60,9 @@ def test_a_killed_actor_is_replaced_and_its_episodes_retried(ray_local, tmp_path
                      gate_timeout_s=30, episode=llm_agent(server.base_url, concurrency=2))
         summary = execute_run(s, progress=False)
         killer.join()
-        assert server.max_in_flight <= 2
+        # the cap (2) holds across actors; the only excess allowed is the killed actor's own requests, which
+        # stay open at the server after its slots are handed back (at most the 2 it could hold)
+        assert server.max_in_flight <= 2 + 2
     assert killed
     recorded = rows(tmp_path / "run")
     assert summary.n_episodes == 6 and summary.infra_failures == 0 and len({r["episode_id"] for r in recorded}) == 6
