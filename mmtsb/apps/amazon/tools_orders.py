@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.apps.amazon import cart, core, files, orders
+from mmtsb.apps.amazon import cart, core, orders
+from mmtsb.apps.file_system import api as fs
 from mmtsb.apps.amazon.core import ADDRESSES, APP, CARDS, CART, ORDER_ITEMS, ORDERS, PRODUCTS
 from mmtsb.apps.common import api_error, paginate, sort_rows
 from mmtsb.tools.spec import Requirements, tool
@@ -184,8 +185,8 @@ def amazon_download_order_receipt(world: World, order_id: int, file_system_acces
         {message, file_path}
     """
     order = orders.own_order(world, order_id)
-    path = files.write_receipt(world, file_system_access_token, download_to_file_path,
-                               f"amazon_order_{order_id}_receipt.txt", orders.receipt_text(world, order),
-                               bool(overwrite))
+    path = fs.save_file(world, file_system_access_token, download_to_file_path,
+                        f"amazon_order_{order_id}_receipt.txt", orders.receipt_text(world, order),
+                        bool(overwrite))
     world.update(ORDERS, order_id, {"receipt_download_count": (order.get("receipt_download_count") or 0) + 1})
     return {"message": "Order receipt downloaded.", "file_path": path}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from mmtsb.apps.amazon import core, files
+from mmtsb.apps.amazon import core
+from mmtsb.apps.file_system import api as fs
 from mmtsb.apps.amazon.core import APP, CARDS, PRIME, PRIME_PLANS, USERS
 from mmtsb.apps.common import api_error, paginate
 from mmtsb.tools.spec import Requirements, tool
@@ -109,8 +110,8 @@ def amazon_download_prime_subscription_receipt(world: World, prime_subscription_
     """
     user = core.me(world)
     sub = core.own_row(world, PRIME, prime_subscription_id, "Prime subscription", "prime_subscription_id")
-    path = files.write_receipt(world, file_system_access_token, download_to_file_path,
-                               f"amazon_prime_subscription_{sub['id']}_receipt.txt", _receipt(sub, user),
-                               bool(overwrite))
+    path = fs.save_file(world, file_system_access_token, download_to_file_path,
+                        f"amazon_prime_subscription_{sub['id']}_receipt.txt", _receipt(sub, user),
+                        bool(overwrite))
     world.update(PRIME, sub["id"], {"receipt_download_count": (sub.get("receipt_download_count") or 0) + 1})
     return {"message": "Prime subscription receipt downloaded.", "file_path": path}

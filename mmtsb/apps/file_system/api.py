@@ -36,7 +36,11 @@ def check_access_token(world: World, token: str | None) -> dict[str, Any]:
 def read_file(world: World, token: str | None, path: str, field_name: str = "file_path") -> tuple[str, str, Any]:
     """``(file name, content, compressed_data)`` of one of the token owner's files."""
     tree = Tree.load(world, check_access_token(world, token))
-    full = tree.require_file(path, field_name)
+    full = tree.path(path, field_name)
+    if not tree.is_file(full):
+        what = "it is a directory" if tree.is_dir(full) else "that path does not exist"
+        raise api_error(f"No file exists at {path!r} in the file system ({field_name}): {what}."
+                        f"{tree.suggestion(full, False)}")
     row = tree.files[full]
     return posixpath.basename(full), row.get("content") or "", row.get("compressed_data") or []
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mmtsb.apps.common import api_error, paginate
-from mmtsb.apps.todoist import core, files
+from mmtsb.apps.file_system import api as fs
+from mmtsb.apps.file_system.core import DIRECTORIES as FS_DIRECTORIES, FILES as FS_FILES
+from mmtsb.apps.todoist import core
 from mmtsb.apps.todoist.core import AUTHED, get_comment, get_task, me, require_author
 from mmtsb.apps.todoist.schema import APP, ATTACHMENTS, COMMENTS
 from mmtsb.apps.todoist.views import comment_view
@@ -53,8 +55,7 @@ def todoist_post_task_comment(world: World, task_id: int, content: str, attachme
         raise api_error("content must not be empty (or attach at least one file).")
     loaded: list[tuple[str, str]] = []
     if paths:
-        fs_user = files.check_token(world, file_system_access_token)
-        loaded = [files.read_file(world, fs_user, p, "attachment_file_paths") for p in paths]
+        loaded = [fs.read_file(world, file_system_access_token, p, "attachment_file_paths")[:2] for p in paths]
         names = [n for n, _ in loaded]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
@@ -149,13 +150,12 @@ def todoist_upload_attachment(world: World, task_comment_id: int, upload_from_fi
     """
     user_id = me(world)["id"]
     require_author(get_comment(world, task_comment_id, user_id), user_id, "attach files to it")
-    fs_user = files.check_token(world, file_system_access_token)
-    name, data = files.read_file(world, fs_user, upload_from_file_path, "upload_from_file_path")
+    name, data, _ = fs.read_file(world, file_system_access_token, upload_from_file_path, "upload_from_file_path")
     _attach(world, task_comment_id, name, data, overwrite=bool(overwrite))
     return {"message": "Attachment uploaded.", "attachment_file_name": name}
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(ATTACHMENTS, files.FILES, files.DIRS))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(ATTACHMENTS, FS_FILES, FS_DIRECTORIES))
 def todoist_download_attachment(world: World, task_comment_id: int, attachment_file_name: str,
                                 file_system_access_token: str, download_to_file_path: str | None = None,
                                 overwrite: bool | None = False) -> dict[str, Any]:
@@ -174,9 +174,8 @@ def todoist_download_attachment(world: World, task_comment_id: int, attachment_f
     """
     comment = get_comment(world, task_comment_id, me(world)["id"])
     attachment = _attachment(world, comment["id"], attachment_file_name)
-    fs_user = files.check_token(world, file_system_access_token)
-    path = files.write_file(world, fs_user, download_to_file_path, attachment["file_name"],
-                            attachment.get("file_content") or "", bool(overwrite))
+    path = fs.save_file(world, file_system_access_token, download_to_file_path, attachment["file_name"],
+                        attachment.get("file_content") or "", bool(overwrite))
     return {"message": "Attachment downloaded.", "file_path": path}
 
 
