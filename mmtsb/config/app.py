@@ -9,14 +9,12 @@ Call :func:`main` with the arguments that follow ``mmtsb run`` (Hydra syntax: ``
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
-import inspect
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -170,26 +168,10 @@ def serving(cfg: DictConfig, run_dir: Path) -> Iterator[None]:
 
 # ------------------------------------------------------------------------------------------ execution
 def execute(settings: RunSettings) -> Any:
-    """Run the episodes with the platform runner (``mmtsb.runner.execute.execute_run``); until that module
-    exists, with the simple in-process runner (``mmtsb.runner.local.run_set``)."""
-    runner = _platform_runner()
-    if runner is not None:
-        result = runner(settings)
-        return asyncio.run(result) if inspect.isawaitable(result) else result
-    from mmtsb.runner.local import run_set
+    """Run the episodes with the platform runner."""
+    from mmtsb.runner.execute import execute_run
 
-    return asyncio.run(run_set(settings.scenarios, settings.episode, settings.run_dir,
-                               concurrency=max(1, settings.runner.max_concurrency)))
-
-
-def _platform_runner() -> Callable[[RunSettings], Any] | None:
-    try:
-        from mmtsb.runner.execute import execute_run
-    except ImportError as e:
-        if e.name not in ("mmtsb.runner.execute",):
-            raise
-        return None
-    return execute_run
+    return execute_run(settings)
 
 
 def summary_dict(summary: Any) -> dict[str, Any]:

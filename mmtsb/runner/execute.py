@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.runner.backends import Backend, make_backend
-from mmtsb.runner.local import RunSummary, summarize
+from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout
 from mmtsb.runner.settings import RunSettings, episode_id, episode_seed

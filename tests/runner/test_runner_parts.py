@@ -11,7 +11,7 @@ import pytest
 
 from mmtsb.runner.backends import pool_shape
 from mmtsb.runner.gate import ProviderGate
-from mmtsb.runner.local import summarize
+from mmtsb.runner.summary import summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout, row_table
 from mmtsb.runner.settings import RunnerSettings

@@ -1,0 +1,53 @@
+"""The run summary (``summary.json``): the paper's headline metrics over a run's episode rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mmtsb.runner.progress import is_infra_failure
+from mmtsb.runner.rows import ROLES
+
+
+@dataclass
+class RunSummary:
+    n_episodes: int
+    agent_sr: float | None
+    user_sr: float | None
+    entity_f1: float | None
+    avg_steps: float | None
+    infra_failures: int
+    duration_s: float
+    total_tokens: int = 0
+    cost_usd: float = 0.0
+    tokens_by_role: dict[str, int] = field(default_factory=dict)
+    cost_by_role: dict[str, float] = field(default_factory=dict)
+    retried_episodes: int = 0                  # episodes that needed more than one attempt (infra retries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summarize(rows: list[dict[str, Any]], duration_s: float = 0.0) -> RunSummary:
+    """Paper metrics over episode rows; infrastructure failures are counted apart, never as agent failures."""
+    ok = [r for r in rows if not is_infra_failure(r)]
+    tokens = {role: sum(int(r.get(f"{role}_total_tokens") or 0) for r in rows) for role in ROLES}
+    cost = {role: round(sum(float(r.get(f"{role}_cost_usd") or 0.0) for r in rows), 6) for role in ROLES}
+    return RunSummary(
+        n_episodes=len(rows),
+        agent_sr=_mean([float(r["agent_pass"]) for r in ok if r.get("agent_pass") is not None]),
+        user_sr=_mean([float(r["user_pass"]) for r in ok if r.get("user_pass") is not None]),
+        entity_f1=_mean([r["entity_f1"] for r in ok if r.get("entity_f1") is not None]),
+        avg_steps=_mean([r["steps"] for r in ok if r.get("steps") is not None]),
+        infra_failures=len(rows) - len(ok),
+        duration_s=round(duration_s, 3),
+        total_tokens=sum(tokens.values()),
+        cost_usd=round(sum(cost.values()), 6),
+        tokens_by_role=tokens,
+        cost_by_role=cost,
+        retried_episodes=sum(1 for r in rows if int(r.get("attempts") or 1) > 1),
+    )
