@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.apps.common import api_error, paginate
-from mmtsb.apps.splitwise.core import APP, AUTHED, NOTIFICATIONS, me
+from mmtsb.apps.notifications import NotificationBox
+from mmtsb.apps.splitwise.core import APP, AUTHED, NOTIFICATIONS
 from mmtsb.apps.splitwise.views import notification_view
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
-
-def _mine(world: World, read: bool | None = None) -> list[dict[str, Any]]:
-    """The logged-in user's notifications, newest first."""
-    rows = world.select(NOTIFICATIONS, "user_id = ?", (me(world)["id"],), order_by="created_at DESC, id DESC")
-    return rows if read is None else [r for r in rows if bool(r.get("read")) == read]
-
-
-def _own(world: World, notification_id: int) -> dict[str, Any]:
-    row = world.get(NOTIFICATIONS, notification_id)
-    if row is None or row["user_id"] != me(world)["id"]:
-        raise api_error(f"Notification with notification_id={notification_id} does not exist.")
-    return row
+BOX = NotificationBox(APP, NOTIFICATIONS, notification_view)
 
 
 @tool(domain=APP, requires=AUTHED, tables=(NOTIFICATIONS,))
@@ -38,7 +27,7 @@ def splitwise_show_notifications(world: World, read: bool | None = None, page_in
         list[{notification_id, type, title, message, read, created_at, data}]; data holds the ids the
         notification refers to (group_id, expense_id, payment_id, ...).
     """
-    return [notification_view(r) for r in paginate(_mine(world, read), page_index, page_limit)]
+    return BOX.show(world, read, page_index, page_limit)
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
@@ -48,10 +37,7 @@ def splitwise_delete_notifications(world: World) -> dict[str, str]:
     Returns:
         {message}
     """
-    rows = _mine(world)
-    for r in rows:
-        world.delete(NOTIFICATIONS, r["id"])
-    return {"message": f"Deleted {len(rows)} notification{'s' if len(rows) != 1 else ''}."}
+    return BOX.delete_all(world)
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
@@ -64,13 +50,7 @@ def splitwise_mark_notifications(world: World, read: bool) -> dict[str, str]:
     Returns:
         {message}
     """
-    changed = 0
-    for r in _mine(world):
-        if bool(r.get("read")) != read:
-            world.update(NOTIFICATIONS, r["id"], {"read": read})
-            changed += 1
-    return {"message": f"Marked {changed} notification{'s' if changed != 1 else ''} as "
-                       f"{'read' if read else 'unread'}."}
+    return BOX.mark_all(world, read)
 
 
 @tool(domain=APP, requires=AUTHED, tables=(NOTIFICATIONS,))
@@ -83,7 +63,7 @@ def splitwise_show_notifications_count(world: World, read: bool | None = None) -
     Returns:
         {notifications_count}
     """
-    return {"notifications_count": len(_mine(world, read))}
+    return BOX.count(world, read)
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
@@ -96,9 +76,7 @@ def splitwise_delete_notification(world: World, notification_id: int) -> dict[st
     Returns:
         {message}
     """
-    _own(world, notification_id)
-    world.delete(NOTIFICATIONS, notification_id)
-    return {"message": "Notification deleted."}
+    return BOX.delete_one(world, notification_id)
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
@@ -112,6 +90,4 @@ def splitwise_mark_notification(world: World, notification_id: int, read: bool) 
     Returns:
         {message}
     """
-    _own(world, notification_id)
-    world.update(NOTIFICATIONS, notification_id, {"read": read})
-    return {"message": f"Notification marked as {'read' if read else 'unread'}."}
+    return BOX.mark_one(world, notification_id, read)
