@@ -16,7 +16,7 @@ import uuid
 from typing import Any, Protocol
 
 from mmtsb.runner.settings import RunnerSettings
-from mmtsb.runner.worker import EpisodeTask, EpisodeWorker
+from mmtsb.runner.worker import EpisodeTask, EpisodeWorker, WarmUp
 
 log = logging.getLogger("mmtsb.runner")
 
@@ -27,7 +27,7 @@ class Backend(Protocol):
     slots: int
     per_slot: int
 
-    async def start(self) -> None: ...
+    async def start(self, warm_up: WarmUp | None = None) -> None: ...
     def submit(self, slot: int, task: EpisodeTask) -> tuple[asyncio.Future[dict[str, Any]], int]: ...
     def is_actor_death(self, exc: BaseException) -> bool: ...
     async def replace(self, slot: int, generation: int) -> None: ...
@@ -41,8 +41,9 @@ class InProcessBackend:
         self.slots, self.per_slot = 1, max(1, concurrency)
         self.worker = EpisodeWorker(provider_limits=dict(runner.provider_limits))
 
-    async def start(self) -> None:
-        return None
+    async def start(self, warm_up: WarmUp | None = None) -> None:
+        if warm_up is not None:
+            log.info("warm-up: %s", await self.worker.warm(warm_up))
 
     def submit(self, slot: int, task: EpisodeTask) -> tuple[asyncio.Future[dict[str, Any]], int]:
         return asyncio.ensure_future(self.worker.play(task)), 0
@@ -114,6 +115,7 @@ class RayBackend:
         self.generations: list[int] = []
         self._actor_cls: Any = None
         self._cpus = 0.0
+        self._warm_up: WarmUp | None = None
 
     def _actor_name(self, slot: int, generation: int) -> str:
         return f"mmtsb-episodes-{self.run_token}-{slot}-g{generation}"
@@ -121,7 +123,7 @@ class RayBackend:
     def _cpus_per_actor(self, total: float) -> float:
         return 0.0 if total <= 0 else math.floor(min(1.0, total / self.slots) * 1000) / 1000
 
-    async def start(self) -> None:
+    async def start(self, warm_up: WarmUp | None = None) -> None:
         import ray
 
         from mmtsb.runner.gate import ProviderGate
@@ -140,6 +142,10 @@ class RayBackend:
             self.actors.append(self._spawn(slot, 0, limits))
             self.generations.append(0)
         await asyncio.gather(*(a.ready.remote() for a in self.actors))
+        self._warm_up = warm_up
+        if warm_up is not None:   # every actor pays its one-time costs before the first episode is submitted
+            done = await asyncio.gather(*(a.warm.remote(warm_up) for a in self.actors))
+            log.info("warm-up: %s", done)
         log.info("ray pool: %d actors x %d episodes (%.3f CPU each)", self.slots, self.per_slot, cpus)
 
     def _spawn(self, slot: int, generation: int, limits: dict[str, int]) -> Any:
@@ -173,6 +179,8 @@ class RayBackend:
             self.gate.release_holder.remote(old)
         self.generations[slot] = generation + 1
         self.actors[slot] = self._spawn(slot, generation + 1, dict(self.runner.provider_limits))
+        if self._warm_up is not None:   # queued before the episodes resubmitted to it
+            self.actors[slot].warm.remote(self._warm_up)
         log.warning("episode actor %s died; replaced by %s", old, self._actor_name(slot, generation + 1))
 
     async def gate_stats(self) -> dict[str, Any] | None:

@@ -32,7 +32,7 @@ from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout
 from mmtsb.runner.settings import RunSettings, episode_id, episode_seed
-from mmtsb.runner.worker import EpisodeTask, failure_trajectory, outcome_of
+from mmtsb.runner.worker import EpisodeTask, WarmUp, failure_trajectory, outcome_of
 from mmtsb.scenarios.loader import expand_paths
 
 log = logging.getLogger("mmtsb.runner")
@@ -217,7 +217,7 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
         backend = make_backend(settings.runner, concurrency, uses_models=uses_models(settings))
         run = _Run(settings, layout, stats)
         try:
-            await backend.start()
+            await backend.start(WarmUp.for_tasks(todo))
             with ProgressView(len(tasks), stats, enabled=progress) as view:
                 await run.schedule(backend, todo, concurrency, view)
         finally:

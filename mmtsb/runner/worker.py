@@ -21,6 +21,9 @@ from mmtsb.roles.factory import RoleFactory
 from mmtsb.runner.rows import episode_row
 from mmtsb.scenarios.loader import ScenarioError
 
+#: scenarios whose worlds an episode process builds before its first episode (bounded: each costs ~0.1 s)
+WARM_SCENARIOS = 32
+
 
 @dataclass
 class EpisodeTask:
@@ -34,6 +37,45 @@ class EpisodeTask:
     cfg: EpisodeConfig
     attempts: int = 0
     run: dict[str, Any] = field(default_factory=dict)   # the run-level row fields (ids, seed, hash, labels)
+
+
+@dataclass
+class WarmUp:
+    """What an episode process prepares before its first episode: the run's toolbox and the worlds of its first
+    scenarios (their base-world templates are then cached), so the one-time costs land in start-up, not in
+    the first episodes of a run (where, with hundreds starting at once, they would delay every other one)."""
+
+    cfg: EpisodeConfig
+    paths: list[str] = field(default_factory=list)
+
+    @classmethod
+    def for_tasks(cls, tasks: list[EpisodeTask], max_scenarios: int = WARM_SCENARIOS) -> WarmUp | None:
+        if not tasks:
+            return None
+        paths = list(dict.fromkeys(t.path for t in tasks))[:max_scenarios]
+        return cls(cfg=tasks[0].cfg, paths=paths)
+
+
+def warm_up_process(warm_up: WarmUp) -> dict[str, Any]:
+    """Import the episode stack, build the toolbox, and build (then drop) a world per listed scenario; a
+    scenario that fails to build is skipped here (its episode reports the error). Returns what was done."""
+    import mmtsb.roles.delivery  # noqa: F401  (pulls rouge-score, nltk and scipy: ~1 s of imports)
+    from mmtsb.scenarios.build import build_world
+    from mmtsb.scenarios.loader import load_scenario
+    from mmtsb.tools.levels import registry_for_level
+
+    started = time.process_time()
+    registry_for_level(warm_up.cfg.toolbox)
+    built = 0
+    for path in warm_up.paths:
+        try:
+            world = build_world(load_scenario(Path(path)), image_root=warm_up.cfg.image_root,
+                                images=warm_up.cfg.images, file=path, seed=warm_up.cfg.seed).world
+        except Exception:  # noqa: BLE001 (reported by the episode itself)
+            continue
+        world.close()
+        built += 1
+    return {"worlds": built, "cpu_s": round(time.process_time() - started, 3)}
 
 
 def failure_trajectory(task: EpisodeTask, error: str) -> dict[str, Any]:
@@ -73,6 +115,10 @@ class EpisodeWorker:
 
     async def ready(self) -> str:
         return self.holder
+
+    async def warm(self, warm_up: WarmUp | None) -> dict[str, Any]:
+        """Pay this process's one-time costs before the first episode (see :func:`warm_up_process`)."""
+        return warm_up_process(warm_up) if warm_up is not None else {}
 
     async def play(self, task: EpisodeTask) -> dict[str, Any]:
         """Play one episode; never raises for episode-level problems (they come back as an infra outcome)."""
