@@ -41,8 +41,9 @@ def build_world(scenario: Scenario, *, image_root: str | Path | None = None, ima
             world.images.add_bytes(data, source=raw)
     except MissingImagesError as e:
         problems.append(f"image_paths: {e}")
-    problems += inject_agentsandbox(world, scenario, warnings)
-    problems += inject_appworld(world, scenario)
+    with world.untracked_writes():   # the scenario's rows are the initial state: nothing to log
+        problems += inject_agentsandbox(world, scenario, warnings)
+        problems += inject_appworld(world, scenario)
     if problems:
         world.close()
         raise ScenarioError(file, problems)

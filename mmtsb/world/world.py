@@ -1,10 +1,14 @@
 """The per-episode world: one embedded SQLite database, one attached schema per app.
 
 Design notes
-- Every table carries change-tracking triggers that append ``(table, key, old row, new row)`` to a
+- Every written table carries change-tracking triggers that append ``(table, key, old row, new row)`` to a
   ``_changes`` log inside the table's own schema. A snapshot is the serialized schemas plus the log
   position, so :meth:`World.diff` between two snapshots of the same world reads only the log entries in
   between: its cost grows with the rows that changed, not with table sizes.
+- Triggers are installed lazily, the first time a statement writes a table: SQLite parses every trigger of
+  a database when a connection first uses it, and ~400 triggers made that parse (~5 ms) the largest cost of
+  a new World. An authorizer refuses, at prepare time, any write to a table whose triggers are missing; the
+  connection then installs them and runs the statement again, so no write can escape the log.
 - A World never touches module state: two Worlds in one process are fully independent.
 - Tool calls run inside :meth:`World.savepoint`; the image store and the id generator take part in it,
   so a failing call leaves nothing behind.
@@ -34,15 +38,69 @@ MAX_ATTACHED = 10
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A cheap, immutable copy of the world's tables (serialized schemas + change-log positions)."""
+    """A cheap, immutable copy of the world's tables (serialized schemas + change-log positions + which
+    tables had their change triggers installed)."""
 
     lineage: str
     data: dict[str, bytes]
     log_position: dict[str, int]
+    tracked: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def size_bytes(self) -> int:
         return sum(len(b) for b in self.data.values())
+
+
+_WRITES = frozenset({sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE})
+
+
+def _retrying(run: Any, connection: Any) -> Any:
+    """Run a statement; when the authorizer refused it for missing change triggers, install them and rerun."""
+    while True:
+        try:
+            return run()
+        except sqlite3.DatabaseError:
+            install = getattr(connection, "install_pending", None)
+            if install is None or not install():
+                raise
+
+
+class _TrackingCursor(sqlite3.Cursor):
+    """Cursor of a World connection: its statements get the same install-and-retry as the connection's."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return _retrying(lambda: super(_TrackingCursor, self).execute(sql, parameters), self.connection)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        rows = parameters if isinstance(parameters, (list, tuple)) else list(parameters)
+        return _retrying(lambda: super(_TrackingCursor, self).executemany(sql, rows), self.connection)
+
+    def executescript(self, sql_script: str, /) -> sqlite3.Cursor:
+        raise NotImplementedError("World connections run one statement at a time (execute/executemany)")
+
+
+class _TrackingConnection(sqlite3.Connection):
+    """A connection whose statements are retried once the change triggers they were refused for exist.
+
+    ``install_pending`` (set by the World) installs the triggers of the tables the authorizer refused and
+    returns whether it installed any; a refusal for any other reason is raised as usual."""
+
+    install_pending: Any = None
+
+    def cursor(self, factory: Any = _TrackingCursor) -> sqlite3.Cursor:
+        if not (isinstance(factory, type) and issubclass(factory, _TrackingCursor)):
+            raise TypeError("World connections only make change-tracking cursors")
+        return super().cursor(factory)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return _retrying(lambda: super(_TrackingConnection, self).execute(sql, parameters), self)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        rows = parameters if isinstance(parameters, (list, tuple)) else list(parameters)
+        return _retrying(lambda: super(_TrackingConnection, self).executemany(sql, rows), self)
+
+    def executescript(self, sql_script: str, /) -> sqlite3.Cursor:
+        raise NotImplementedError("World connections run one statement at a time (execute/executemany)")
 
 
 class UnknownTableError(KeyError):
@@ -79,7 +137,8 @@ class World:
         attached = self.schemas[1:]
         if len(attached) > MAX_ATTACHED:
             raise ValueError(f"SQLite attaches at most {MAX_ATTACHED} app schemas; got {len(attached)}: {attached}")
-        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
+                                  factory=_TrackingConnection)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA recursive_triggers = ON")  # REPLACE must log its implicit delete
         for schema in self.schemas[1:]:  # attach every schema before filling any: an ATTACH re-reads schemas
@@ -93,9 +152,11 @@ class World:
         if template is None:
             for t in self.tables.values():
                 self.db.execute(t.ddl())
-                if not t.internal:
-                    for trigger in _tracking_triggers(t):
-                        self.db.execute(trigger)
+        self._tracked: set[tuple[str, str]] = set(template.tracked) if template is not None else set()
+        self._refused: set[tuple[str, str]] = set()
+        self._untracked_writes = False
+        self.db.install_pending = self._install_refused_tracking
+        self.db.set_authorizer(self._authorize)
         self.images = ImageStore()
         self._rng = random.Random(seed)
         self._lineage = uuid.uuid4().hex
@@ -196,12 +257,14 @@ class World:
         name = f"sp{self._savepoint_depth}"
         image_mark = self.images.mark()
         rng_state = self._rng.getstate()
+        tracked = set(self._tracked)
         self.db.execute(f"SAVEPOINT {name}")
         try:
             yield
         except BaseException:
             self.db.execute(f"ROLLBACK TO {name}")
             self.db.execute(f"RELEASE {name}")
+            self._tracked = tracked   # triggers installed inside the block were rolled back with it
             self.images.rollback(image_mark)
             self._rng.setstate(rng_state)
             raise
@@ -214,13 +277,55 @@ class World:
     def snapshot(self) -> Snapshot:
         """Serialize every app schema (a memcpy per schema) and remember the change-log position."""
         data = {s: self.db.serialize(name=s) for s in self.schemas}
-        return Snapshot(self._lineage, data, self._log_positions())
+        return Snapshot(self._lineage, data, self._log_positions(), frozenset(self._tracked))
 
     def restore(self, snap: Snapshot) -> None:
         """Put the world back into a snapshot's state (images are not rolled back)."""
         for s, blob in snap.data.items():
             self.db.deserialize(blob, name=s)
+        self._tracked = set(snap.tracked)
         self._lineage = uuid.uuid4().hex
+
+    # ------------------------------------------------------------------ change tracking
+    @contextlib.contextmanager
+    def untracked_writes(self) -> Iterator[None]:
+        """Bulk loading (base state, scenario rows): writes to tables not yet tracked are not logged and install
+        no triggers. Snapshots taken before the block belong to another lineage afterwards, so a diff across
+        it compares full tables instead of reading an incomplete log."""
+        self._untracked_writes = True
+        try:
+            yield
+        finally:
+            self._untracked_writes = False
+            self._lineage = uuid.uuid4().hex
+
+    def forget_tracking(self) -> None:
+        """Drop every change trigger (a template for other worlds: copies parse no triggers until they write)."""
+        for schema, name in sorted(self._tracked):
+            for suffix in _TRIGGER_SUFFIXES:
+                self.db.execute(f'DROP TRIGGER IF EXISTS "{schema}"."trg_{name}_{suffix}"')
+        self._tracked.clear()
+        self._lineage = uuid.uuid4().hex
+
+    def _authorize(self, action: int, arg1: str | None, arg2: str | None, db_name: str | None,
+                   source: str | None) -> int:
+        """SQLite authorizer: refuse a write to an app table whose change triggers are not installed yet."""
+        if action in _WRITES and arg1 is not None and db_name is not None and not self._untracked_writes:
+            key = (db_name, arg1.lower())
+            if key not in self._tracked:
+                t = self._sql_names.get(key)
+                if t is not None and not t.internal:
+                    self._refused.add(key)
+                    return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    def _install_refused_tracking(self) -> bool:
+        refused, self._refused = self._refused - self._tracked, set()
+        for key in sorted(refused):
+            for trigger in _tracking_triggers(self._sql_names[key]):
+                self.db.execute(trigger)
+            self._tracked.add(key)
+        return bool(refused)
 
     @property
     def rng_state(self) -> object:
@@ -321,6 +426,8 @@ class World:
         return conn
 
     def close(self) -> None:
+        self.db.set_authorizer(None)
+        self.db.install_pending = None
         self.db.close()
 
     def __enter__(self) -> "World":
@@ -330,8 +437,12 @@ class World:
         self.close()
 
 
+_TRIGGER_SUFFIXES = ("ins", "del", "upd", "rekey")
+
+
 def _tracking_triggers(t: Table) -> Iterable[str]:
-    """AFTER INSERT/UPDATE/DELETE triggers that log the whole old/new row as JSON."""
+    """AFTER INSERT/UPDATE/DELETE triggers that log the whole old/new row as JSON (names end in
+    ``_TRIGGER_SUFFIXES``)."""
 
     def row_json(alias: str) -> str:
         return "json_object(" + ", ".join(f"'{c.name}', {alias}.\"{c.name}\"" for c in t.columns) + ")"
@@ -339,13 +450,13 @@ def _tracking_triggers(t: Table) -> Iterable[str]:
     pk = f'"{t.primary_key}"'
     name = t.name
     prefix = f'"{t.schema}"."trg_{name}'
-    yield (f'CREATE TRIGGER {prefix}_ins" AFTER INSERT ON "{name}" BEGIN '
+    yield (f'CREATE TRIGGER IF NOT EXISTS {prefix}_ins" AFTER INSERT ON "{name}" BEGIN '
            f"INSERT INTO _changes (tbl, pk, old, new) VALUES ('{name}', NEW.{pk}, NULL, {row_json('NEW')}); END")
-    yield (f'CREATE TRIGGER {prefix}_del" AFTER DELETE ON "{name}" BEGIN '
+    yield (f'CREATE TRIGGER IF NOT EXISTS {prefix}_del" AFTER DELETE ON "{name}" BEGIN '
            f"INSERT INTO _changes (tbl, pk, old, new) VALUES ('{name}', OLD.{pk}, {row_json('OLD')}, NULL); END")
-    yield (f'CREATE TRIGGER {prefix}_upd" AFTER UPDATE ON "{name}" WHEN OLD.{pk} IS NEW.{pk} BEGIN '
+    yield (f'CREATE TRIGGER IF NOT EXISTS {prefix}_upd" AFTER UPDATE ON "{name}" WHEN OLD.{pk} IS NEW.{pk} BEGIN '
            f"INSERT INTO _changes (tbl, pk, old, new) VALUES ('{name}', NEW.{pk}, {row_json('OLD')}, "
            f"{row_json('NEW')}); END")
-    yield (f'CREATE TRIGGER {prefix}_rekey" AFTER UPDATE ON "{name}" WHEN OLD.{pk} IS NOT NEW.{pk} BEGIN '
+    yield (f'CREATE TRIGGER IF NOT EXISTS {prefix}_rekey" AFTER UPDATE ON "{name}" WHEN OLD.{pk} IS NOT NEW.{pk} BEGIN '
            f"INSERT INTO _changes (tbl, pk, old, new) VALUES ('{name}', OLD.{pk}, {row_json('OLD')}, NULL); "
            f"INSERT INTO _changes (tbl, pk, old, new) VALUES ('{name}', NEW.{pk}, NULL, {row_json('NEW')}); END")
