@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # one process plays hundreds of episodes against the same provider host: litellm's shared aiohttp pool
@@ -38,11 +39,38 @@ async def flush_litellm_logging(timeout: float = 5.0) -> None:
 
     for _ in range(3):  # litellm enqueues its handlers from tasks created after the call returned
         await asyncio.sleep(0)
+    if _bound_to_another_loop(GLOBAL_LOGGING_WORKER):
+        _forget_stale_worker(GLOBAL_LOGGING_WORKER)
+        return
     try:
         await asyncio.wait_for(GLOBAL_LOGGING_WORKER.flush(), timeout)
     except TimeoutError:
         await GLOBAL_LOGGING_WORKER.clear_queue()
     await GLOBAL_LOGGING_WORKER.stop()
+
+
+def _bound_to_another_loop(worker: object) -> bool:
+    """Whether litellm's logging worker still holds tasks of an earlier event loop (one closed without a flush,
+    e.g. by an ``asyncio.run`` that raised): cancelling those would fail with "Event loop is closed"."""
+    bound = getattr(worker, "_bound_loop", None)
+    return bound is not None and bound is not asyncio.get_running_loop()
+
+
+def _forget_stale_worker(worker: Any) -> None:
+    """Drop the state litellm's worker keeps for a closed loop (its tasks can never run again); litellm
+    rebuilds it on the next call in the current loop. Queued logging coroutines are closed, not dropped."""
+    queue = getattr(worker, "_queue", None)
+    while queue is not None and not queue.empty():
+        task = queue.get_nowait()
+        coroutine = task.get("coroutine") if isinstance(task, dict) else getattr(task, "coroutine", None)
+        if asyncio.iscoroutine(coroutine):
+            coroutine.close()
+    for name, empty in (("_queue", None), ("_sem", None), ("_worker_task", None), ("_bound_loop", None)):
+        if hasattr(worker, name):
+            setattr(worker, name, empty)
+    running = getattr(worker, "_running_tasks", None)
+    if running is not None:
+        running.clear()
 
 
 configure_litellm()

@@ -14,11 +14,20 @@ import pytest
 
 from mmtsb.episode.config import EpisodeConfig, apply_overrides
 from mmtsb.episode.play import play_scenario
+from mmtsb.llm import flush_litellm_logging
 from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA
 from mmtsb.testing import FakeLLMServer
 from testkit import REPO
 
 from test_oracle_episode import SCENARIO  # noqa: E402  (same folder)
+
+
+async def played(episode: Any) -> Any:
+    """Await an episode, then drain litellm's logging worker before ``asyncio.run`` closes the loop."""
+    try:
+        return await episode
+    finally:
+        await flush_litellm_logging()
 
 CODE_SCRIPT = [
     "I'll create the note and update the trip note.\n```python\nnote = simple_note_create_note("
@@ -114,7 +123,7 @@ def test_llm_agent_user_and_judges_end_to_end(scenario_file, tmp_path, agent, sc
     with FakeLLMServer(responder=responder) as server:
         cfg = apply_overrides(EpisodeConfig(), [f"agent={agent}", "user=llm", "judge=llm", "images=placeholder",
                                                 *model_overrides(server.base_url)])
-        result = asyncio.run(play_scenario(scenario_file, cfg, trajectory_dir=tmp_path))
+        result = asyncio.run(played(play_scenario(scenario_file, cfg, trajectory_dir=tmp_path)))
     assert result.end_reason == "user_ended", result.error
     assert result.entity_f1 == 1.0 and result.agent_pass is True and result.user_pass is True
     assert all(not s for s in responder.scripts.values()), responder.scripts  # every scripted reply was used
@@ -143,7 +152,7 @@ def test_provider_faults_are_retried_and_never_abort(scenario_file):
     with FakeLLMServer(responder=flaky) as server:
         overrides = [o.replace("max_retries=1", "max_retries=3") for o in model_overrides(server.base_url)]
         cfg = apply_overrides(EpisodeConfig(), ["agent=code_exec", "images=placeholder", *overrides])
-        result = asyncio.run(play_scenario(scenario_file, cfg))
+        result = asyncio.run(played(play_scenario(scenario_file, cfg)))
     assert result.end_reason == "user_ended" and result.entity_f1 == 1.0
 
 
