@@ -56,15 +56,20 @@ class WarmUp:
         return cls(cfg=tasks[0].cfg, paths=paths)
 
 
-def warm_up_process(warm_up: WarmUp) -> dict[str, Any]:
-    """Import the episode stack, build the toolbox, and build (then drop) a world per listed scenario; a
-    scenario that fails to build is skipped here (its episode reports the error). Returns what was done."""
+async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -> dict[str, Any]:
+    """Import the episode stack (the configured roles are made and closed once: an LLM role pulls in litellm),
+    build the toolbox, and build (then drop) a world per listed scenario; a scenario that fails to build is
+    skipped here (its episode reports the error). Returns what was done."""
     import mmtsb.roles.delivery  # noqa: F401  (pulls rouge-score, nltk and scipy: ~1 s of imports)
     from mmtsb.scenarios.build import build_world
     from mmtsb.scenarios.loader import load_scenario
     from mmtsb.tools.levels import registry_for_level
 
     started = time.process_time()
+    factory = factory or RoleFactory()
+    for role in (factory.agent(warm_up.cfg), factory.user(warm_up.cfg), *factory.judges(warm_up.cfg)):
+        if role is not None:
+            await role.close()
     registry_for_level(warm_up.cfg.toolbox)
     built = 0
     for path in warm_up.paths:
@@ -118,7 +123,7 @@ class EpisodeWorker:
 
     async def warm(self, warm_up: WarmUp | None) -> dict[str, Any]:
         """Pay this process's one-time costs before the first episode (see :func:`warm_up_process`)."""
-        return warm_up_process(warm_up) if warm_up is not None else {}
+        return await warm_up_process(warm_up, self.factory) if warm_up is not None else {}
 
     async def play(self, task: EpisodeTask) -> dict[str, Any]:
         """Play one episode; never raises for episode-level problems (they come back as an infra outcome)."""

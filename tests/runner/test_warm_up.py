@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from mmtsb.episode.config import EpisodeConfig
@@ -21,5 +22,5 @@ def test_warm_up_lists_each_scenario_once_in_plan_order(tmp_path):
 def test_warm_up_builds_the_worlds_and_skips_a_broken_scenario(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps({"name": "broken"}))
-    done = warm_up_process(WarmUp(cfg=EpisodeConfig(), paths=[str(STARTERS[0]), str(broken)]))
+    done = asyncio.run(warm_up_process(WarmUp(cfg=EpisodeConfig(), paths=[str(STARTERS[0]), str(broken)])))
     assert done["worlds"] == 1 and done["cpu_s"] >= 0
