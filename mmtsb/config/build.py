@@ -24,7 +24,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from mmtsb.config.paths import resolve_project_path
 from mmtsb.config.secrets import redact
-from mmtsb.episode.config import EpisodeConfig, ModelSettings
+from mmtsb.episode.config import ConfigError, EpisodeConfig, ModelSettings
 from mmtsb.episode.context import Budgets
 from mmtsb.runner.settings import LoggingSettings, RunnerSettings, RunSettings, config_hash
 
@@ -85,7 +85,14 @@ def hash_view(data: dict[str, Any]) -> dict[str, Any]:
         "strict_reference": data["strict_reference"],
         "seed": data["seed"],
         "dataset": data["dataset"]["name"],
+        **({"ui": True} if ui_mode(data) else {}),   # only when on, so hashes of earlier runs stay valid
     }
+
+
+def ui_mode(data: dict[str, Any]) -> bool:
+    """UI mode of a resolved config: the top-level ``ui`` when set, else the dataset's ``enable_ui``."""
+    ui = data.get("ui")
+    return bool(data["dataset"].get("enable_ui", False)) if ui is None else bool(ui)
 
 
 # ------------------------------------------------------------------------------------------ models
@@ -168,13 +175,17 @@ def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeC
                                  "(MMTSB_IMAGE_ROOT for dataset=reference) or run with images=placeholder")
         image_root = str(resolved)
     cache = data.get("response_cache_dir")
-    return EpisodeConfig(
-        agent=agent, interface=interface, user=user, judge=judge,
-        agent_model=agent_model, user_model=user_model, judge_model=judge_model,
-        toolbox=data["toolbox"]["level"], budgets=Budgets(**data["budgets"]), images=data["images"],
-        image_root=image_root, strict_reference=bool(data["strict_reference"]), seed=int(data["seed"]),
-        response_cache_dir=str(((cwd or Path.cwd()) / Path(cache).expanduser()).resolve()) if cache else None,
-    )
+    try:
+        return EpisodeConfig(
+            agent=agent, interface=interface, user=user, judge=judge,
+            agent_model=agent_model, user_model=user_model, judge_model=judge_model,
+            toolbox=data["toolbox"]["level"], budgets=Budgets(**data["budgets"]), images=data["images"],
+            image_root=image_root, strict_reference=bool(data["strict_reference"]), seed=int(data["seed"]),
+            response_cache_dir=str(((cwd or Path.cwd()) / Path(cache).expanduser()).resolve()) if cache else None,
+            ui=ui_mode(data),
+        )
+    except ConfigError as e:  # e.g. UI mode with the pure code-execution interface
+        raise RunConfigError(str(e)) from None
 
 
 # ------------------------------------------------------------------------------------------ run

@@ -162,6 +162,7 @@ class DatasetConf:
     image_root: str | None = None             # folder image_paths are relative to (default: each file's folder)
     names: list[str] | None = None
     limit: int | None = None
+    enable_ui: bool = False                   # UI mode (A2UI) for this set's episodes (dataset=ui sets it)
 
 
 @dataclass
@@ -222,6 +223,7 @@ class RunConfig:
     budgets: BudgetsConf = field(default_factory=BudgetsConf)
     images: ImagesMode = ImagesMode.require
     response_cache_dir: str | None = None
+    ui: bool | None = None                    # UI mode on/off; null: the dataset's enable_ui
 
 
 _SLUG_BAD = re.compile(r"[^A-Za-z0-9._=,+-]+")

@@ -50,10 +50,32 @@ class EpisodeConfig:
     strict_reference: bool = False
     seed: int = 0
     response_cache_dir: str | None = None
+    #: UI mode (A2UI): the UI tools for agent and user, the UI-first agent prompt, the UI judge
+    ui: bool = False
 
     def __post_init__(self) -> None:
         if self.agent in ("code_exec", "tool_use", "hybrid"):
             self.interface = self.agent  # the LLM agents define their interface
+        check_ui_mode(self)
+
+
+#: toolbox levels that offer the A2UI tools (MINI has none)
+UI_TOOLBOXES = ("full", "medium", "compact")
+
+
+def check_ui_mode(cfg: EpisodeConfig) -> None:
+    """UI mode needs tool calls (as in the reference, it cannot run with a pure code-execution agent) and a
+    toolbox that has the UI tools. Raises ConfigError naming the keys to change."""
+    if not cfg.ui:
+        return
+    if cfg.agent == "code_exec":
+        raise ConfigError("UI mode (ui=true, or dataset.enable_ui=true / dataset=ui in `mmtsb run`) cannot be "
+                          "combined with the pure code-execution agent (agent=code_exec, interface=code_exec): the "
+                          "UI tools are called as tools. Use interface=tool_use or interface=hybrid, or turn UI "
+                          "mode off (ui=false)")
+    if cfg.toolbox not in UI_TOOLBOXES:
+        raise ConfigError(f"UI mode (ui=true) needs a toolbox with the UI tools; toolbox={cfg.toolbox!r} has none. "
+                          f"Use toolbox={' / '.join(UI_TOOLBOXES)}, or turn UI mode off (ui=false)")
 
 
 _SECTIONS = {"agent_model": ModelSettings, "user_model": ModelSettings, "judge_model": ModelSettings,

@@ -37,6 +37,8 @@ class EpisodeContext:
     budgets: Budgets = field(default_factory=Budgets)
     seed: int = 0
     extras: dict[str, Any] = field(default_factory=dict)
+    #: UI mode: roles offer the A2UI tools and use their UI prompts; the UI judge runs
+    ui: bool = False
     _script: UserScript | None = None
 
     @property

@@ -40,6 +40,9 @@ class EpisodeEvidence:
     images: ImageStore | None = None          # the episode's images, for judges that look at them
     max_messages: int | None = None           # the message budget in effect
     rows: int = 0                             # rows counted against it
+    ui: bool = False                          # UI mode: the UI judge runs, the user judge gets its UI addendum
+    ui_state: Any = None                      # the episode's final UIState (mmtsb.ui.state), in UI mode
+    tool_history: list[Any] = field(default_factory=list)   # every ToolOutcome of the episode, in order
 
     # ------------------------------------------------------------------ renderings
     def conversation_text(self) -> str:
@@ -116,3 +119,75 @@ class EpisodeEvidence:
 
     def tool_errors(self) -> list[Message]:
         return [m for m in self.messages if m.sender == ENV and m.recipient == AGENT and m.is_error]
+
+
+# ---------------------------------------------------------------------------------------------- UI evidence
+UI_TRACE_ARG_CHARS = 500
+UI_TRACE_RESULT_CHARS = 300
+
+
+@dataclass
+class UIScreen:
+    """One screenshot of the episode's UI, with its structure summary (``mmtsb.ui.inspect.Structure``)."""
+
+    image_id: int
+    surface_id: str | None
+    structure: dict[str, Any] | None
+    shown: bool = False               # shown to the user with show_ui_to_user
+    clicked: str | None = None        # the highlighted component of an interaction screenshot
+
+
+def ui_screens(evidence: EpisodeEvidence) -> list[UIScreen]:
+    """Every UI screenshot in drawing order, flagged with whether the user was shown it."""
+    state = evidence.ui_state
+    if state is None:
+        return []
+    shown = {s.get("image_id") for s in state.shown}
+    return [UIScreen(r["image_id"], r.get("surface_id"), r.get("structure"), r["image_id"] in shown,
+                     r.get("highlight")) for r in state.renders]
+
+
+def ui_interactions(evidence: EpisodeEvidence) -> list[dict[str, Any]]:
+    """The user's ``ui_user_interact`` calls with their outcome: {index, arguments, ok, result}."""
+    out: list[dict[str, Any]] = []
+    pending: dict[str, dict[str, Any]] = {}
+    for m in evidence.messages:
+        if m.sender == USER and m.recipient == ENV:
+            for c in m.tool_calls:
+                if c.name == "ui_user_interact":
+                    entry = {"index": m.index, "arguments": c.arguments, "ok": None, "result": ""}
+                    pending[c.id] = entry
+                    out.append(entry)
+        elif m.sender == ENV and m.recipient == USER and m.tool_call_id in pending:
+            entry = pending.pop(m.tool_call_id)
+            entry["ok"] = not m.is_error
+            entry["result"] = m.content
+    return out
+
+
+#: documentation tools: their (long) results are summarised by length in the trace
+UI_DOC_TOOLS = ("ui_get_quick_start", "ui_get_item_details", "ui_explore_capabilities", "ui_list_items",
+                "ui_search_docs")
+
+
+def ui_tool_trace(evidence: EpisodeEvidence) -> list[str]:
+    """The agent's UI tool calls in order (documentation, render, show), one line each: arguments and
+    results cut to a few hundred chars, documentation results given by length. The user's ui_user_interact
+    calls are listed apart (:func:`ui_interactions`)."""
+    from mmtsb.tools.session import to_jsonable
+    from mmtsb.ui.mode import AGENT_UI_TOOLS
+
+    lines = []
+    for o in evidence.tool_history:
+        if getattr(o, "tool", None) not in AGENT_UI_TOOLS:
+            continue
+        args = _short(o.arguments, UI_TRACE_ARG_CHARS)
+        if o.error is not None:
+            result = f"ERROR: {_short(str(o.error), UI_TRACE_RESULT_CHARS)}"
+        elif o.tool in UI_DOC_TOOLS:
+            value = to_jsonable(o.value)
+            result = f"(documentation, {len(value if isinstance(value, str) else json.dumps(value))} chars)"
+        else:
+            result = _short(to_jsonable(o.value), UI_TRACE_RESULT_CHARS)
+        lines.append(" ".join(f"{o.tool}({args}) -> {result}".split()))
+    return lines

@@ -25,8 +25,21 @@ from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
 from mmtsb.roles.judges.base import Judge, JudgeVerdict
 from mmtsb.tools.session import to_jsonable
+from mmtsb.ui.state import UIState, ui_state
 
 TRAJECTORY_VERSION = 1
+
+
+def ui_state_of(world: Any) -> UIState:
+    """The world's UI state at the end of the episode (a copy: judges must not change it)."""
+    return ui_state(world).copy()
+
+
+def ui_record(world: Any) -> dict[str, Any]:
+    """What the trajectory keeps of the UI: every render (with its structure), what was shown, what the user did."""
+    state = ui_state(world)
+    return {"renders": to_jsonable(state.renders), "shown": to_jsonable(state.shown),
+            "interactions": to_jsonable(state.history), "surfaces": sorted(state.surfaces)}
 
 
 class CodeRunner(Protocol):
@@ -47,10 +60,14 @@ class EpisodeResult:
     end_reason: str
     trajectory: dict[str, Any] = field(repr=False)
     error: str | None = None
+    ui_pass: bool | None = None          # the UI judge's verdict (UI mode only)
 
     def summary(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "agent_pass": self.agent_pass, "entity_f1": self.entity_f1,
-                "steps": self.steps, "end_reason": self.end_reason}
+        out = {"scenario": self.scenario, "agent_pass": self.agent_pass, "entity_f1": self.entity_f1,
+               "steps": self.steps, "end_reason": self.end_reason}
+        if self.ui_pass is not None:
+            out["ui_pass"] = self.ui_pass
+        return out
 
 
 class EpisodeRunner:
@@ -58,12 +75,13 @@ class EpisodeRunner:
 
     def __init__(self, ctx: EpisodeContext, agent: Role, user: Role, *, agent_judge: Judge | None = None,
                  user_judge: Judge | None = None, code_runner: CodeRunner | None = None,
-                 eval_options: EvalOptions | None = None) -> None:
+                 eval_options: EvalOptions | None = None, ui_judge: Judge | None = None) -> None:
         self.ctx = ctx
         self.agent = agent
         self.user = user
         self.agent_judge = agent_judge
         self.user_judge = user_judge
+        self.ui_judge = ui_judge if ctx.ui else None   # the UI judge runs in UI mode only
         self.code_runner = code_runner
         self.eval_options = eval_options or EvalOptions()
         self.messages: list[Message] = []
@@ -112,14 +130,16 @@ class EpisodeRunner:
         evidence = EpisodeEvidence(self.ctx.scenario, self.ctx.script, self.messages, world_diff, entity, end_reason,
                                    image_ids=world.images.ids(), images=world.images,
                                    max_messages=self.ctx.budgets.max_messages or self.ctx.scenario.max_messages,
-                                   rows=self.rows)
+                                   rows=self.rows, ui=self.ctx.ui, ui_state=ui_state_of(world) if self.ctx.ui else None,
+                                   tool_history=list(self.ctx.session.history))
         verdicts: dict[str, JudgeVerdict | None] = {}
-        for key, judge in (("agent", self.agent_judge), ("user", self.user_judge)):
+        for key, judge in (("agent", self.agent_judge), ("user", self.user_judge), ("ui", self.ui_judge)):
             verdicts[key] = await self._judge(judge, evidence) if judge is not None else None
-        agent_v, user_v = verdicts["agent"], verdicts["user"]
+        agent_v, user_v, ui_v = verdicts["agent"], verdicts["user"], verdicts["ui"]
         trajectory = self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts)
         return EpisodeResult(self.ctx.scenario.name, agent_v.passed if agent_v else None,
-                             user_v.passed if user_v else None, entity.f1, self.steps, end_reason, trajectory, error)
+                             user_v.passed if user_v else None, entity.f1, self.steps, end_reason, trajectory, error,
+                             ui_pass=ui_v.passed if ui_v else None)
 
     async def _judge(self, judge: Judge, evidence: EpisodeEvidence) -> JudgeVerdict:
         try:
@@ -172,11 +192,9 @@ class EpisodeRunner:
             self._append(AGENT, ENV, action.text, tool_calls=list(action.calls), count=len(action.calls))
             for call in action.calls:
                 self._run_tool_call(call)
-            self._deliver_agent_images()
         elif isinstance(action, RunCode):
             self._append(AGENT, ENV, action.code, meta={"text": action.text})
             await self._run_code(action.code)
-            self._deliver_agent_images()
         else:
             raise TypeError(f"unknown agent action {action!r}")
 
@@ -187,6 +205,7 @@ class EpisodeRunner:
                          tool_name=call.name, is_error=True, meta={"error_type": "ArgumentError"})
             return
         out = self.ctx.session.call(call.name, call.arguments, role="agent")
+        self._deliver_agent_images()  # injected rows precede the result: the agent keeps the turn (SPEC §3.1)
         if out.ok:
             value = to_jsonable(out.value)
             content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
@@ -203,6 +222,7 @@ class EpisodeRunner:
                          meta={"error_type": "InterfaceError"})
             return
         res = await asyncio.to_thread(self.code_runner.run, code)
+        self._deliver_agent_images()  # injected rows precede the result: the agent keeps the turn (SPEC §3.1)
         record = {k: getattr(res, k, None) for k in ("stdout", "value", "error", "blocked", "images", "duration",
                                                       "reset", "timed_out")}
         self.code_runs.append({"code": code, **record})
@@ -220,7 +240,9 @@ class EpisodeRunner:
                                             **{k: record[k] for k in ("stdout", "value", "error", "blocked", "reset")}})
 
     def _deliver_agent_images(self) -> None:
-        """Images the agent showed the user with show_image_to_user reach the user as AGENT->USER rows."""
+        """Images the agent showed the user (show_image_to_user, show_ui_to_user) reach the user as AGENT->USER
+        rows visible to the user only. They are appended before the tool's result, so the agent keeps the turn
+        and the user acts only after the agent's next reply hands it over (SPEC.md §3.1, §4.1)."""
         queue = self.ctx.world.metadata.get("agent_to_user_images") or []
         while queue:
             item = queue.pop(0)
@@ -262,7 +284,8 @@ class EpisodeRunner:
         while queue:
             event = queue.pop(0)
             self._append(ENV, AGENT, event.get("text", ""), image_ids=[event["image_id"]] if event.get("image_id")
-                         is not None else [], visible_to=(AGENT,), count=1, meta={"ui_event": True})
+                         is not None else [], visible_to=(AGENT,), count=1,
+                         meta={"ui_event": True, "user_action": event.get("user_action")})
 
     def _with_scheduled_images(self, say: Say) -> list[int]:
         """Deterministic delivery: a user message that carries a later round's query also carries that
@@ -286,7 +309,8 @@ class EpisodeRunner:
             "seed": self.ctx.seed,
             "roles": {"agent": self.agent.name, "user": self.user.name,
                       "agent_judge": getattr(self.agent_judge, "name", None),
-                      "user_judge": getattr(self.user_judge, "name", None)},
+                      "user_judge": getattr(self.user_judge, "name", None),
+                      "ui_judge": getattr(self.ui_judge, "name", None)},
             "prompts": {"agent": {"version": self.agent.prompt_version, "texts": self.agent.prompts()},
                         "user": {"version": self.user.prompt_version, "texts": self.user.prompts()}},
             "taxonomy": s.taxonomy.model_dump(),
@@ -312,5 +336,8 @@ class EpisodeRunner:
             "judges": {k: (v.to_dict() if v is not None else None) for k, v in verdicts.items()},
             "agent_pass": verdicts["agent"].passed if verdicts["agent"] else None,
             "user_pass": verdicts["user"].passed if verdicts["user"] else None,
+            "ui_pass": verdicts["ui"].passed if verdicts.get("ui") else None,
             "entity_f1": entity.f1,
+            "ui_mode": self.ctx.ui,
+            **({"ui": ui_record(world)} if self.ctx.ui else {}),
         }

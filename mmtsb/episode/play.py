@@ -18,6 +18,7 @@ from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import load_scenario
 from mmtsb.tools.levels import registry_for_level
 from mmtsb.tools.session import ToolSession, WorkingSet
+from mmtsb.ui.mode import AGENT_UI_TOOLS
 
 #: tools never evicted from a tool-use agent's working set (execute_code only in the hybrid interface)
 PINNED_TOOLS = ("api_docs_search_api_docs",)
@@ -39,22 +40,25 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     registry = registry_for_level(cfg.toolbox)
     mode = "code_exec" if cfg.interface == "code_exec" or cfg.agent == "oracle" else "tool_use"
     pinned = HYBRID_PINNED_TOOLS if cfg.interface == "hybrid" else PINNED_TOOLS
+    if cfg.ui:  # UI mode: the agent's UI tools are always offered (SPEC.md §1)
+        pinned = (*pinned, *AGENT_UI_TOOLS)
     working_set = WorkingSet(pinned=[t for t in pinned if t in registry]) if mode == "tool_use" else None
     session = ToolSession(world, registry, mode=mode, working_set=working_set)
     ctx = EpisodeContext(built=built, registry=registry, session=session, interface=cfg.interface,
-                         budgets=cfg.budgets, seed=cfg.seed)
+                         budgets=cfg.budgets, seed=cfg.seed, ui=cfg.ui)
     factory = factory or RoleFactory()
     agent, user = factory.agent(cfg), factory.user(cfg)
     agent_judge, user_judge = factory.judges(cfg)
+    ui_judge = factory.ui_judge(cfg)
     code_runner = factory.code_runner(cfg, session, scratch)
     if code_runner is not None:
         session.code_runner = code_runner
     runner = EpisodeRunner(ctx, agent, user, agent_judge=agent_judge, user_judge=user_judge, code_runner=code_runner,
-                           eval_options=EvalOptions(strict_reference=cfg.strict_reference))
+                           eval_options=EvalOptions(strict_reference=cfg.strict_reference), ui_judge=ui_judge)
     try:
         result = await runner.run()
     finally:
-        for closeable in (agent, user, agent_judge, user_judge):
+        for closeable in (agent, user, agent_judge, user_judge, ui_judge):
             if closeable is not None:
                 await closeable.close()
         if code_runner is not None and hasattr(code_runner, "close"):

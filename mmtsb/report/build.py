@@ -62,6 +62,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "user_sr": head["user_sr"],
         "user_sr_ci": head["user_sr_ci"],
         "n_user_judged": head["n_user_judged"],
+        **{k: head[k] for k in ("ui_sr", "ui_sr_ci", "n_ui_judged") if k in head},   # UI mode only
         "avg_steps": head["avg_steps"],
         "infra_failures": len(infra),
         "infra_rate": len(infra) / len(rows) if rows else None,

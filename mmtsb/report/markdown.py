@@ -92,6 +92,7 @@ def _headline(s: Mapping[str, Any]) -> str:
         ["Entity F1 (micro)", num(s["entity_f1"]), "", s["n_evaluated"]],
         ["Entity F1 (macro, reference)", num(s["entity_f1_macro"]), "", s["n_evaluated"]],
         ["User SR", pct(s["user_sr"]), ci(s["user_sr_ci"]), s["n_user_judged"]],
+        *([["UI SR", pct(s["ui_sr"]), ci(s.get("ui_sr_ci")), s.get("n_ui_judged")]] if "ui_sr" in s else []),
         ["Average steps", num(s["avg_steps"], 1), "", s["n_evaluated"]],
         ["Surfaced tool recall", num(s["surfaced_tool_recall"]), "", s["n_with_expected_tools"]],
         ["Invoked tool recall", num(s["invoked_tool_recall"]), "", s["n_with_expected_tools"]],
@@ -101,7 +102,13 @@ def _headline(s: Mapping[str, Any]) -> str:
             "Agent SR: share of evaluated episodes whose agent judge passed all its criteria (95% Wilson "
             "interval over episodes). " + F1_NOTE + " Tool recall (paper D.3): the share of the scenario's "
             "`expected_tools` the agent surfaced through tool search (or called) and the share it called; "
-            "it measures agreement with one reference path, not success.")
+            "it measures agreement with one reference path, not success."
+            + (" " + UI_NOTE if "ui_sr" in s else ""))
+
+
+UI_NOTE = ("UI SR (UI mode): share of the UI-judged episodes whose UI judge passed all its criteria "
+           "(ui_task_focus, ui_structure_and_patterns, ui_action_clarity, ui_feedback_and_flow); episodes whose "
+           "UI judge returned no verdict are left out.")
 
 
 def _criteria(s: Mapping[str, Any]) -> str:
@@ -176,15 +183,18 @@ def _breakdowns(s: Mapping[str, Any], figures: Mapping[str, str]) -> str:
            _image("Image source category", figures.get("image_source"))]
     for axis, title in AXES:
         groups = s["breakdowns"].get(axis) or {}
+        ui = any("ui_sr" in g for g in groups.values())
         rows = [[v, g["n"], pct(g["agent_sr"]), ci(g["agent_sr_ci"]), num(g["entity_f1"]),
-                 num(g["entity_f1_macro"]), pct(g["user_sr"]), num(g["avg_steps"], 1)] for v, g in groups.items()]
+                 num(g["entity_f1_macro"]), pct(g["user_sr"]), *([pct(g.get("ui_sr"))] if ui else []),
+                 num(g["avg_steps"], 1)] for v, g in groups.items()]
         note = ""
         if axis == "image_category":
             note = ("\n\nCategories group the source datasets as in the paper (Appendix D.4); a scenario counts "
                     "in every category it has an image from (from its image paths), else in the category of "
                     "its `dataset_type`, so counts can sum to more than the episodes.")
         out.append(f"### {title}\n\n" + table(["Value", "n", "Agent SR", "95% CI", "Entity F1 (micro)",
-                                                 "Entity F1 (macro)", "User SR", "Avg steps"], rows) + note)
+                                                 "Entity F1 (macro)", "User SR", *(["UI SR"] if ui else []),
+                                                 "Avg steps"], rows) + note)
     return "\n\n".join(p for p in out if p)
 
 
@@ -203,8 +213,10 @@ def compare_report(summaries: Sequence[Mapping[str, Any]], figures: Mapping[str,
     runs = [[i + 1, s["label"], f"`{s['run_dir']}`", s["config"]["agent_model"], s["config"]["user_model"],
              s["config"]["judge_model"], s["config"]["interface"], s["config"]["toolbox"], s["config"]["dataset"],
              s["config"]["config_hash"]] for i, s in enumerate(summaries)]
+    ui = any("ui_sr" in s for s in summaries)
     head = [[s["label"], s["n_episodes"], s["infra_failures"], pct(s["agent_sr"]), ci(s["agent_sr_ci"]),
-             num(s["entity_f1"]), num(s["entity_f1_macro"]), pct(s["user_sr"]), num(s["avg_steps"], 1),
+             num(s["entity_f1"]), num(s["entity_f1_macro"]), pct(s["user_sr"]),
+             *([pct(s.get("ui_sr"))] if ui else []), num(s["avg_steps"], 1),
              num(s["surfaced_tool_recall"]), num(s["invoked_tool_recall"]),
              f"{s['usage']['agent']['mean_total_tokens']:.0f}", f"{s['cost_usd']:.4f}"] for s in summaries]
     tax = []
@@ -219,7 +231,8 @@ def compare_report(summaries: Sequence[Mapping[str, Any]], figures: Mapping[str,
                                 "Dataset", "Config hash"], runs),
         "> " + INFRA_NOTE,
         "## Headline metrics\n\n" + table(["Run", "Episodes", "Infra", "Agent SR", "95% CI", "Entity F1 (micro)",
-                                           "Entity F1 (macro)", "User SR", "Avg steps", "Surfaced recall",
+                                           "Entity F1 (macro)", "User SR", *(["UI SR"] if ui else []),
+                                           "Avg steps", "Surfaced recall",
                                            "Invoked recall", "Agent tokens / ep.", "Cost (USD)"], head)
         + "\n\n" + F1_NOTE,
         _image("Headline metrics", figures.get("headline")),

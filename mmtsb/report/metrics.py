@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats
 
 from mmtsb.report.data import Row, episode_key, is_infra, json_list
-from mmtsb.runner.rows import AGENT_CRITERIA, ROLES, USER_CRITERIA
+from mmtsb.runner.rows import AGENT_CRITERIA, ROLES, UI_CRITERIA, USER_CRITERIA
 
 CONFIDENCE = 0.95
 BOOTSTRAP_SAMPLES = 2000
@@ -116,9 +116,23 @@ def macro_f1(row: Row) -> float | None:
 
 # ---------------------------------------------------------------------------------------------- headline
 def group_metrics(rows: Sequence[Row]) -> dict[str, Any]:
-    """Agent SR (with a Wilson interval), Entity F1 micro/macro, User SR and average steps of evaluated rows."""
+    """Agent SR (with a Wilson interval), Entity F1 micro/macro, User SR and average steps of evaluated rows;
+    UI SR (with its interval) too when some of the rows were UI-judged (UI mode)."""
     sr, passed, judged = _bool_rate(rows, "agent_pass")
     usr, upassed, ujudged = _bool_rate(rows, "user_pass")
+    return {**_core_metrics(rows, sr, passed, judged, usr, upassed, ujudged), **ui_metrics(rows)}
+
+
+def ui_metrics(rows: Sequence[Row]) -> dict[str, Any]:
+    """``ui_sr``, ``ui_sr_ci`` and ``n_ui_judged`` over the UI-judged rows; empty when there are none."""
+    rate, passed, judged = _bool_rate(rows, "ui_pass")
+    if not judged:
+        return {}
+    return {"ui_sr": rate, "ui_sr_ci": list(wilson(passed, judged) or []) or None, "n_ui_judged": judged}
+
+
+def _core_metrics(rows: Sequence[Row], sr: float | None, passed: int, judged: int, usr: float | None,
+                  upassed: int, ujudged: int) -> dict[str, Any]:
     return {
         "n": len(rows),
         "n_judged": judged,
@@ -141,6 +155,10 @@ def criteria_rates(rows: Sequence[Row]) -> dict[str, dict[str, float | int | Non
         for c in criteria:
             rate, _, n = _bool_rate(rows, f"{kind}_{c}")
             out[f"{kind}_{c}"] = {"pass_rate": rate, "n": n}
+    for c in UI_CRITERIA:  # the UI criteria are named ui_*; listed only when a UI judge assessed them
+        rate, _, n = _bool_rate(rows, c)
+        if n:
+            out[c] = {"pass_rate": rate, "n": n}
     return out
 
 

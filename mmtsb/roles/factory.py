@@ -9,7 +9,7 @@ from typing import Any
 from mmtsb.episode.config import EpisodeConfig
 from mmtsb.roles.base import Role
 from mmtsb.roles.judges.base import Judge
-from mmtsb.roles.judges.static import StaticAgentJudge, StaticUserJudge
+from mmtsb.roles.judges.static import StaticAgentJudge, StaticUIJudge, StaticUserJudge
 from mmtsb.roles.oracle import OracleAgent
 from mmtsb.roles.scripted_user import ScriptedUser
 from mmtsb.tools.session import ToolSession
@@ -43,7 +43,18 @@ class RoleFactory:
         from mmtsb.roles.judges.llm import LLMAgentJudge, LLMUserJudge
 
         return (LLMAgentJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir),
-                LLMUserJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir))
+                LLMUserJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir, ui=cfg.ui))
+
+    def ui_judge(self, cfg: EpisodeConfig) -> Judge | None:
+        """The UI judge of a UI-mode episode (``judge=static``: deterministic rules; ``judge=llm``: the rubric
+        judge over ``judge_model``); None outside UI mode or with ``judge=none``."""
+        if not cfg.ui or cfg.judge == "none":
+            return None
+        if cfg.judge == "static":
+            return StaticUIJudge()
+        from mmtsb.roles.judges.llm import LLMUIJudge
+
+        return LLMUIJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir)
 
     def code_runner(self, cfg: EpisodeConfig, session: ToolSession, scratch: str | Path) -> Any:
         """A sandbox interpreter with every agent tool, for the code-exec and hybrid interfaces."""

@@ -23,6 +23,7 @@ from mmtsb.roles.prompts.user import (
     IMAGE_OMITTED,
     NUDGE_EMPTY_USER,
     USER_PROMPT_VERSION,
+    USER_UI_PROMPT_VERSION,
     user_instruction,
 )
 from mmtsb.scenarios.script import PLACEHOLDER
@@ -70,7 +71,9 @@ class LLMUser(ModelRole):
 
     async def start(self, ctx: EpisodeContext) -> None:
         self.ctx = ctx
-        self.instruction = user_instruction(ctx.scenario.taxonomy.challenge_type)
+        self.instruction = user_instruction(ctx.scenario.taxonomy.challenge_type, ui=ctx.ui)
+        if ctx.ui:
+            self.prompt_version = USER_UI_PROMPT_VERSION
 
     def prompts(self) -> dict[str, str]:
         return {"user_instruction": self.instruction}
@@ -142,7 +145,7 @@ class LLMUser(ModelRole):
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         assert self.ctx is not None
-        ui_mode = "UI_MODE" in self.ctx.scenario.categories  # ui_user_interact belongs to UI scenarios only
+        ui_mode = self.ctx.ui  # ui_user_interact belongs to UI mode only
         return [s.openai_schema() for s in self.ctx.session.available("user")
                 if ui_mode or s.domain != "ui"]
 

@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA
+from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
 from mmtsb.runner.rows import ROLES
 
 EPISODES_DIR = "episodes.parquet"
@@ -36,8 +36,8 @@ PART_SUFFIX = ".parquet"
 PART_OPTIONS: dict[str, Any] = {"compression": "none", "write_statistics": False, "store_schema": False,
                                 "use_dictionary": False}
 
-_BOOL = {"agent_pass", "user_pass", "infra_failure", "require_disambiguation",
-         *(f"agent_{c}" for c in AGENT_CRITERIA), *(f"user_{c}" for c in USER_CRITERIA)}
+_BOOL = {"agent_pass", "user_pass", "ui_pass", "infra_failure", "require_disambiguation",
+         *(f"agent_{c}" for c in AGENT_CRITERIA), *(f"user_{c}" for c in USER_CRITERIA), *UI_CRITERIA}
 _INT = {"unexpected_writes", "steps", "rows", "num_images", "num_user_rounds", "repeat", "seed", "attempts",
         *(f"{r}_{k}" for r in ROLES for k in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls"))}
 _FLOAT = {"entity_f1", "entity_f1_micro", "entity_f1_macro", "entity_f1_reference", "duration_s",

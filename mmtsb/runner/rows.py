@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA
+from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
 
 #: tools that are not app tools (never counted in tool recall)
 FRAMEWORK_TOOLS = frozenset({"api_docs_search_api_docs", "execute_code", "end_conversation",
                              "send_message_with_image"})
-ROLES = ("agent", "user", "agent_judge", "user_judge")
+ROLES = ("agent", "user", "agent_judge", "user_judge", "ui_judge")
 TAXONOMY = ("selected_flow_type", "image_arrival", "challenge_type", "dataset_type", "num_images",
             "num_user_rounds", "require_disambiguation")
 
@@ -93,6 +93,17 @@ def episode_row(trajectory: dict[str, Any], **run_fields: Any) -> dict[str, Any]
         for c in criteria:
             row[f"{kind}_{c}"] = by_name.get(c)
         row[f"{kind}_judge_error"] = verdict.get("error")
+    ui_verdict = judges.get("ui")
+    if ui_verdict:  # UI mode only: the columns exist only where a UI judge ran (never null-typed)
+        row["ui_judge"] = (t.get("roles") or {}).get("ui_judge")
+        if not ui_verdict.get("error"):  # a judge that gave no verdict is not a UI failure (left out of UI SR)
+            row["ui_pass"] = bool(t.get("ui_pass"))
+        by_name = {c["criterion"]: c["passed"] for c in ui_verdict.get("criteria", [])}
+        for c in UI_CRITERIA:
+            if by_name.get(c) is not None:
+                row[c] = bool(by_name[c])  # the UI criteria are already named ui_*
+        if ui_verdict.get("error"):
+            row["ui_judge_error"] = ui_verdict["error"]
     usage = t.get("usage") or {}
     for role in ROLES:
         u = usage.get(role) or {}

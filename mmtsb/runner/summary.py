@@ -23,9 +23,13 @@ class RunSummary:
     tokens_by_role: dict[str, int] = field(default_factory=dict)
     cost_by_role: dict[str, float] = field(default_factory=dict)
     retried_episodes: int = 0                  # episodes that needed more than one attempt (infra retries)
+    ui_sr: float | None = None                 # UI mode: share of UI-judged episodes whose UI judge passed
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        out = dict(self.__dict__)
+        if out["ui_sr"] is None:  # only runs with UI-judged episodes report a UI SR
+            del out["ui_sr"]
+        return out
 
 
 def _mean(values: list[float]) -> float | None:
@@ -50,4 +54,5 @@ def summarize(rows: list[dict[str, Any]], duration_s: float = 0.0) -> RunSummary
         tokens_by_role=tokens,
         cost_by_role=cost,
         retried_episodes=sum(1 for r in rows if int(r.get("attempts") or 1) > 1),
+        ui_sr=_mean([float(r["ui_pass"]) for r in ok if r.get("ui_pass") is not None]),
     )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 PLACEHOLDER = "{{USER_INSTRUCTION}}"
 
@@ -164,3 +165,68 @@ def render_user_script(rounds: list[ScriptRound], num_images: int) -> str:
                     for r in later]
         text += "\n\n## IMAGE DELIVERY\n\n" + DELIVERY_INTRO + "\n\nImage delivery schedule:\n\n" + "\n".join(schedule)
     return text
+
+
+# ------------------------------------------------------------------------------------------ UI interactions
+#: ``metadata.ui_interactions``: our extension of the format, what the scripted user does on UI screens
+UI_INTERACTIONS_KEY = "ui_interactions"
+
+
+@dataclass
+class UIInteraction:
+    """One choice the scripted user makes on an interactive screen (UI mode), in a given round.
+
+    The file form (``metadata.ui_interactions``) is a list of objects with these keys::
+
+        {"round": 2, "choose": "Sarah Chen", "message": "Done, I picked Sarah Chen on the screen.",
+         "fallback": "I mean Sarah Chen, my colleague at Lumen Labs."}
+
+    Attributes:
+        round: the script round (1-based) in which the agent is expected to show the screen.
+        choose: visible text naming the option to pick: a button label, a value its action sends, or the text
+            of the card/row holding exactly one button (mmtsb.ui.inspect.find_choice).
+        message: what the user says after the interaction (the click alone does not hand the turn back).
+        fallback: what the user says when no interactive screen offering the choice was shown.
+        action_name / component_id: press exactly this button instead of looking for ``choose``.
+        field_values: inputs to fill in the same call (input id -> value).
+    """
+
+    round: int
+    choose: str
+    message: str
+    fallback: str
+    action_name: str | None = None
+    component_id: str | None = None
+    field_values: dict[str, Any] | None = None
+
+
+_UI_KEYS = {"round", "choose", "message", "fallback", "action_name", "component_id", "field_values"}
+
+
+def parse_ui_interactions(data: Any) -> dict[int, list[UIInteraction]]:
+    """``metadata.ui_interactions`` by round (in file order); ScriptError names the entry and the problem."""
+    if data is None:
+        return {}
+    if not isinstance(data, list):
+        raise ScriptError(f"metadata.{UI_INTERACTIONS_KEY} must be a list of objects, got {type(data).__name__}")
+    out: dict[int, list[UIInteraction]] = {}
+    for i, entry in enumerate(data):
+        where = f"metadata.{UI_INTERACTIONS_KEY}[{i}]"
+        if not isinstance(entry, dict):
+            raise ScriptError(f"{where} must be an object, got {type(entry).__name__}")
+        unknown = sorted(set(entry) - _UI_KEYS)
+        if unknown:
+            raise ScriptError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(_UI_KEYS)}")
+        missing = [k for k in ("round", "choose", "message", "fallback") if k not in entry]
+        if missing:
+            raise ScriptError(f"{where}: missing key(s) {missing}")
+        number = entry["round"]
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ScriptError(f"{where}.round must be a round number >= 1, got {number!r}")
+        for key in ("choose", "message", "fallback"):
+            if not isinstance(entry[key], str) or not entry[key].strip():
+                raise ScriptError(f"{where}.{key} must be a non-empty string")
+        if entry.get("field_values") is not None and not isinstance(entry["field_values"], dict):
+            raise ScriptError(f"{where}.field_values must be an object (input id -> value)")
+        out.setdefault(number, []).append(UIInteraction(**entry))
+    return out

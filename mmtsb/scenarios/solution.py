@@ -16,6 +16,21 @@ interpolation inside text); references may sit anywhere inside lists and dicts; 
 a literal dollar (``"$$12.50"`` is the text ``$12.50``). Saved names persist across rounds, as variables do
 in a code-execution agent's interpreter.
 
+A round may continue after the user's answer (UI mode: the agent shows a screen, replies, and acts once the
+user has chosen on it)::
+
+    {"round": 2, "steps": [..., {"tool": "render_ui_screen", ...}, {"tool": "show_ui_to_user"}],
+     "reply": "Which Sarah? Pick one on the screen.",
+     "after_user": {"ui_action_as": "picked",
+                    "ui_action_fallback": {"name": "choose_contact", "context": {"email": "sarah.chen@x.com"}},
+                    "steps": [{"tool": "gmail_send_email", "arguments": {"email_addresses": ["$picked.context.email"],
+                                                                         ...}}],
+                    "reply": "Sent to Sarah Chen."}}
+
+Part 0 of a round is ``steps``/``reply``; part 1 is ``after_user``. When part 1 starts, the user's UI action
+(the ``userAction`` the screen reported: ``name``, ``surfaceId``, ``sourceComponentId``, ``context``) is saved
+under ``ui_action_as``; when the user answered in words instead, ``ui_action_fallback`` is saved in its place.
+
 The oracle must prove a scenario solvable, so a failing step is a scenario bug: :class:`SolutionRunner`
 raises :class:`SolutionError` naming the round, the step index and the tool. :meth:`SolutionRunner.to_python`
 renders a round as Python lines (``name = tool(arg=...)``) for a code-execution agent.
@@ -167,14 +182,55 @@ class SolutionStep(BaseModel):
         return v
 
 
+class SolutionFollowup(BaseModel):
+    """What the agent does in the same round after the user's answer (e.g. a choice made on a UI screen)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    steps: list[SolutionStep] = Field(default_factory=list)
+    reply: str = ""
+    #: the name the user's UI action is saved under (a ``$name`` reference for these steps)
+    ui_action_as: str | None = None
+    #: saved under ``ui_action_as`` when the user answered in words (no UI interaction reached the agent)
+    ui_action_fallback: dict[str, Any] | None = None
+
+    @field_validator("ui_action_as")
+    @classmethod
+    def _identifier(cls, v: str | None) -> str | None:
+        if v is not None and (not _NAME.match(v) or keyword.iskeyword(v)):
+            raise ValueError(f"ui_action_as {v!r} must be a Python identifier")
+        return v
+
+    @model_validator(mode="after")
+    def _fallback_given(self) -> SolutionFollowup:
+        if self.ui_action_as and self.ui_action_fallback is None:
+            raise ValueError("ui_action_fallback is required with ui_action_as (the value saved when the user "
+                             "answers in words)")
+        return self
+
+
 class SolutionRound(BaseModel):
-    """The steps that solve one user round, and the agent's closing reply."""
+    """The steps that solve one user round, and the agent's closing reply (plus, optionally, what it does
+    after the user's answer within the round)."""
 
     model_config = ConfigDict(extra="forbid")
 
     round: int = Field(ge=1)
     steps: list[SolutionStep] = Field(default_factory=list)
     reply: str = ""
+    after_user: SolutionFollowup | None = None
+
+    def part(self, index: int) -> SolutionRound | SolutionFollowup:
+        """Part 0 (``steps``/``reply``) or part 1 (``after_user``)."""
+        if index == 0:
+            return self
+        if index == 1 and self.after_user is not None:
+            return self.after_user
+        raise SolutionError(f"no part {index}; the round has {self.parts} part(s)", round_number=self.round)
+
+    @property
+    def parts(self) -> int:
+        return 1 if self.after_user is None else 2
 
 
 class ReferenceSolution(BaseModel):
@@ -192,15 +248,20 @@ class ReferenceSolution(BaseModel):
             raise ValueError(f"rounds must be listed once each in increasing order; got {numbers}")
         saved: set[str] = set()
         for r in self.rounds:
-            for i, step in enumerate(r.steps):
-                for name, value in step.arguments.items():
-                    for ref in iter_references(value):
-                        if ref.name not in saved:
-                            known = ", ".join(sorted(saved)) or "none yet"
-                            raise ValueError(f"round {r.round}, step {i} ({step.tool}), argument {name!r}: {ref!r} "
-                                             f"names no earlier save_as (saved so far: {known})")
-                if step.save_as:
-                    saved.add(step.save_as)
+            for part in range(r.parts):
+                body = r.part(part)
+                if isinstance(body, SolutionFollowup) and body.ui_action_as:
+                    saved.add(body.ui_action_as)
+                where = f"round {r.round}" + (", after_user" if part else "")
+                for i, step in enumerate(body.steps):
+                    for name, value in step.arguments.items():
+                        for ref in iter_references(value):
+                            if ref.name not in saved:
+                                known = ", ".join(sorted(saved)) or "none yet"
+                                raise ValueError(f"{where}, step {i} ({step.tool}), argument {name!r}: {ref!r} "
+                                                 f"names no earlier save_as (saved so far: {known})")
+                    if step.save_as:
+                        saved.add(step.save_as)
         return self
 
     @classmethod
@@ -234,13 +295,13 @@ class ReferenceSolution(BaseModel):
 
     def tools(self) -> list[str]:
         """Tool names in order of first use."""
-        return list(dict.fromkeys(s.tool for r in self.rounds for s in r.steps))
+        return list(dict.fromkeys(s.tool for r in self.rounds for p in range(r.parts) for s in r.part(p).steps))
 
     def problems(self, registry: ToolRegistry) -> list[str]:
         """Static checks against a toolbox: unknown tools, unknown or missing parameters."""
         out = []
         for r in self.rounds:
-            for i, step in enumerate(r.steps):
+            for i, step in [(i, st) for p in range(r.parts) for i, st in enumerate(r.part(p).steps)]:
                 where = f"round {r.round}, step {i} ({step.tool})"
                 if step.tool not in registry:
                     out.append(f"{where}: unknown tool")
@@ -267,24 +328,42 @@ class SolutionRunner:
         self.solution = ReferenceSolution.from_data(solution)
         self.saved: dict[str, Any] = {}
 
-    # -- step-level API
-    def steps(self, round_number: int) -> list[SolutionStep]:
-        return self.solution.round(round_number).steps
+    # -- step-level API (``part`` 1 is a round's ``after_user`` continuation)
+    def steps(self, round_number: int, part: int = 0) -> list[SolutionStep]:
+        return self.solution.round(round_number).part(part).steps
 
-    def reply(self, round_number: int) -> str:
-        return self.solution.round(round_number).reply
+    def reply(self, round_number: int, part: int = 0) -> str:
+        return self.solution.round(round_number).part(part).reply
 
-    def arguments_for(self, round_number: int, step_index: int) -> dict[str, Any]:
+    def parts(self, round_number: int) -> int:
+        """1, or 2 when the round continues after the user's answer."""
+        return self.solution.round(round_number).parts
+
+    def accept_ui_action(self, round_number: int, action: Mapping[str, Any] | None) -> Any:
+        """Start part 1 of a round: save the user's UI action (or the round's fallback when the user answered
+        in words) under ``ui_action_as``; returns the saved value (None when the round names none)."""
+        follow = self.solution.round(round_number).after_user
+        if follow is None or not follow.ui_action_as:
+            return None
+        value = dict(action) if action is not None else dict(follow.ui_action_fallback or {})
+        self.saved[follow.ui_action_as] = value
+        return value
+
+    def ui_action_name(self, round_number: int) -> str | None:
+        follow = self.solution.round(round_number).after_user
+        return follow.ui_action_as if follow is not None else None
+
+    def arguments_for(self, round_number: int, step_index: int, part: int = 0) -> dict[str, Any]:
         """The step's arguments with every reference replaced by the saved value it names."""
-        step = self._step(round_number, step_index)
+        step = self._step(round_number, step_index, part)
         try:
             return {k: self.resolve(v) for k, v in step.arguments.items()}
         except ValueError as e:
             raise SolutionError(str(e), round_number=round_number, step_index=step_index, tool=step.tool) from None
 
-    def record(self, round_number: int, step_index: int, outcome: ToolOutcome) -> None:
+    def record(self, round_number: int, step_index: int, outcome: ToolOutcome, part: int = 0) -> None:
         """Accept a step's outcome: raise SolutionError if it failed, else save its value under ``save_as``."""
-        step = self._step(round_number, step_index)
+        step = self._step(round_number, step_index, part)
         if not outcome.ok:
             raise SolutionError(f"the tool call failed: {outcome.error} (arguments: {outcome.arguments})",
                                 round_number=round_number, step_index=step_index, tool=step.tool)
@@ -308,31 +387,40 @@ class SolutionRunner:
         return value
 
     # -- round-level API
-    def run_round(self, session: ToolSession, round_number: int) -> list[ToolOutcome]:
-        """Execute every step of a round in order; the outcomes, or SolutionError at the first failure."""
+    def run_round(self, session: ToolSession, round_number: int,
+                  ui_action: Mapping[str, Any] | None = None) -> list[ToolOutcome]:
+        """Execute every step of a round in order (both parts; ``ui_action`` stands for the user's UI action
+        between them, else the round's fallback); the outcomes, or SolutionError at the first failure."""
         outcomes = []
-        for i, step in enumerate(self.steps(round_number)):
-            outcome = session.call(step.tool, self.arguments_for(round_number, i))
-            self.record(round_number, i, outcome)
-            outcomes.append(outcome)
+        for part in range(self.parts(round_number)):
+            if part == 1:
+                self.accept_ui_action(round_number, ui_action)
+            for i, step in enumerate(self.steps(round_number, part)):
+                outcome = session.call(step.tool, self.arguments_for(round_number, i, part))
+                self.record(round_number, i, outcome, part)
+                outcomes.append(outcome)
         return outcomes
 
     def run(self, session: ToolSession) -> dict[int, list[ToolOutcome]]:
         """Execute every round in order."""
         return {n: self.run_round(session, n) for n in self.solution.round_numbers}
 
-    def to_python(self, round_number: int) -> str:
+    def to_python(self, round_number: int, part: int = 0) -> str:
         """The round's steps as Python lines for a code-execution agent (no trailing newline; empty for a
-        round without steps). Saved names become variables, so later rounds must run in the same namespace."""
+        round without steps). Saved names become variables, so later rounds must run in the same namespace.
+        Part 1 starts by assigning the saved UI action (see :meth:`accept_ui_action`) to its name."""
         lines = []
-        for step in self.steps(round_number):
+        name = self.ui_action_name(round_number) if part == 1 else None
+        if name and name in self.saved:
+            lines.append(f"{name} = {self.saved[name]!r}")
+        for step in self.steps(round_number, part):
             args = ", ".join(f"{k}={render_value(v)}" for k, v in step.arguments.items())
             call = f"{step.tool}({args})"
             lines.append(f"{step.save_as} = {call}" if step.save_as else call)
         return "\n".join(lines)
 
-    def _step(self, round_number: int, step_index: int) -> SolutionStep:
-        steps = self.steps(round_number)
+    def _step(self, round_number: int, step_index: int, part: int = 0) -> SolutionStep:
+        steps = self.steps(round_number, part)
         if not 0 <= step_index < len(steps):
             raise SolutionError(f"no step {step_index}; the round has {len(steps)} step(s)",
                                 round_number=round_number)

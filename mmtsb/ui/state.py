@@ -61,6 +61,9 @@ class UIState:
     history: list[dict[str, Any]] = field(default_factory=list)
     #: one record per show_ui_to_user call
     shown: list[dict[str, Any]] = field(default_factory=list)
+    #: one record per screenshot drawn: image id, surface, highlight and its structure summary
+    #: (:func:`mmtsb.ui.inspect.structure`), so judges see every screen, not only the last one
+    renders: list[dict[str, Any]] = field(default_factory=list)
 
     def copy(self) -> "UIState":
         return copy.deepcopy(self)

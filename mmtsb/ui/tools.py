@@ -16,6 +16,7 @@ from typing import Any
 from mmtsb.tools.spec import tool
 from mmtsb.ui import docs
 from mmtsb.ui.elements import elements_text
+from mmtsb.ui.inspect import structure
 from mmtsb.ui.interact import Interaction, interact, parse_field_values
 from mmtsb.ui.render import render_empty, render_surface
 from mmtsb.ui.state import RenderRecord, UIState, commit, ui_state
@@ -79,6 +80,7 @@ def _substitute(value: Any, uris: dict[str, str], used: set[str], unmapped: set[
 def _render(world: World, state: UIState, surface_id: str | None, highlight: str | None = None,
             warnings: list[str] | None = None) -> RenderRecord:
     """Draw a surface (or the empty screen), store the image and remember it as the latest render."""
+    summary: dict[str, Any] | None = None
     if surface_id is None:
         image_id = world.images.add_pil(render_empty(), source="ui_render")
         elements = "(no surface is displayed)"
@@ -90,7 +92,10 @@ def _render(world: World, state: UIState, surface_id: str | None, highlight: str
         image_id = world.images.add_pil(rendering.image, source="ui_render",
                                         meta={"surface_id": surface_id, "highlight": highlight})
         elements = elements_text(surface, rendering.tree)
+        summary = structure(surface, rendering.tree).to_dict()
     state.last_render = RenderRecord(surface_id, state.version, image_id, elements, highlight)
+    state.renders.append({"image_id": image_id, "surface_id": surface_id, "highlight": highlight,
+                          "structure": summary})
     return state.last_render
 
 

@@ -17,10 +17,13 @@ from mmtsb.roles.llm_common import split_think
 from mmtsb.roles.prompts.agent import (
     AGENT_HYBRID_PROMPT_VERSION,
     AGENT_TOOL_USE_PROMPT_VERSION,
+    AGENT_UI_HYBRID_PROMPT_VERSION,
+    AGENT_UI_PROMPT_VERSION,
     MISSING_TOOL_RESULT,
     NUDGE_EMPTY_TOOLS,
     TOOL_IMAGES_NOTE,
     tool_use_prompt,
+    ui_first_prompt,
 )
 
 EXECUTE_CODE = "execute_code"
@@ -69,6 +72,9 @@ class ToolUseAgent(LLMAgent):
 
     def build_system_prompt(self, ctx: EpisodeContext) -> str:
         self._builtin_exec = self.hybrid and EXECUTE_CODE not in ctx.registry
+        if ctx.ui:  # UI mode: the UI-first prompt (SPEC.md §4)
+            self.prompt_version = AGENT_UI_HYBRID_PROMPT_VERSION if self.hybrid else AGENT_UI_PROMPT_VERSION
+            return ui_first_prompt(ctx.world.clock.now(), hybrid=self.hybrid)
         return tool_use_prompt(ctx.world.clock.now(), hybrid=self.hybrid)
 
     # ---- tools offered -------------------------------------------------------------------------------------

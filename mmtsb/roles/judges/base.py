@@ -16,6 +16,7 @@ AGENT_CRITERIA = ("task_completion", "instruction_following", "tool_use_validity
                   "information_accuracy")
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency",
                  "tool_channel_correctness")
+UI_CRITERIA = ("ui_task_focus", "ui_structure_and_patterns", "ui_action_clarity", "ui_feedback_and_flow")
 
 
 @dataclass

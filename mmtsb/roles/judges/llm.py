@@ -26,13 +26,14 @@ from mmtsb.episode.evidence import EpisodeEvidence
 from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message
 from mmtsb.llm import LLMClient, LLMError, LLMResponse, ModelConfig
 from mmtsb.roles.judges import prompts
-from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
+from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
 from mmtsb.roles.judges.parse import ParsedVerdict, VerdictParseError, parse_verdict
 from mmtsb.roles.llm_common import image_encoder, model_config, provider_limits, response_cache
 
 DEFAULT_MAX_TOKENS = 8192
 MAX_REPAIR_TOKENS = 32768
 DEFAULT_MAX_IMAGES = 16
+UI_MAX_IMAGES = 10          # the UI judge sees UI screenshots only, at most this many (SPEC §6.4)
 RESULT_CHARS = 1000
 CODE_CHARS = 2000
 ARG_CHARS = 300
@@ -399,10 +400,27 @@ class LLMAgentJudge(LLMJudge):
 
 class LLMUserJudge(LLMJudge):
     """Judges the simulated user on request_fidelity, conversational_naturalness, grounded_consistency
-    and tool_channel_correctness."""
+    and tool_channel_correctness. In UI mode (``ui=True``, or evidence from a UI-mode episode) the rubric
+    gets the UI addendum: a text answer is fine where no matching interactive element was shown."""
 
     kind: JudgeKind = "user"
     criteria = USER_CRITERIA
+
+    def __init__(self, model_settings: ModelSettings, shared: dict[str, Any],
+                 response_cache_dir: str | None = None, *, max_images: int = DEFAULT_MAX_IMAGES,
+                 ui: bool = False) -> None:
+        super().__init__(model_settings, shared, response_cache_dir, max_images=max_images)
+        self.ui = ui
+        self.prompt_version = prompts.prompt_version(self.kind, ui=ui)
+
+    def system_prompt(self) -> str:
+        return prompts.system_prompt(self.kind, self.criteria, ui=self.ui)
+
+    def build_messages(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
+        if getattr(evidence, "ui", False) and not self.ui:  # a UI-mode episode judged by a plain user judge
+            self.ui = True
+            self.prompt_version = prompts.prompt_version(self.kind, ui=True)
+        return super().build_messages(evidence)
 
     def image_candidates(self, evidence: EpisodeEvidence) -> list[tuple[int, str]]:
         return user_image_ids(evidence)
@@ -496,3 +514,80 @@ def query_delivery_text(evidence: EpisodeEvidence) -> str:
             line += f"; scripted query: {_short(rounds[q['round']].query, 400)!r}"
         lines.append(line)
     return "\n".join(lines) or "(the script has no rounds)"
+
+
+# ---------------------------------------------------------------------------------------------- UI judge
+def ui_image_ids(evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+    """UI screenshots only, most telling first: the screens shown to the user and the interaction results,
+    then the other renders (drafts the user never saw); chronological within each group."""
+    from mmtsb.episode.evidence import ui_screens
+
+    screens = ui_screens(evidence)
+    seen: list[tuple[int, str]] = []
+    for s in screens:
+        if s.shown:
+            seen.append((s.image_id, f"UI screen shown to the user (surface {s.surface_id})"))
+        elif s.clicked:
+            seen.append((s.image_id, f"the screen after the user's interaction ({s.clicked} marked CLICKED)"))
+    for m in evidence.messages:  # user-only images the agent's UI tools delivered
+        if m.sender == AGENT and m.recipient == USER and tuple(m.visible_to) == (USER,):
+            seen += [(i, f"UI screen shown to the user (message {m.index})") for i in m.image_ids]
+    seen += [(s.image_id, f"a render the user was not shown (surface {s.surface_id})") for s in screens]
+    return _first_reason(seen)
+
+
+def ui_screens_text(evidence: EpisodeEvidence) -> str:
+    from mmtsb.episode.evidence import ui_screens
+    from mmtsb.ui.inspect import describe
+
+    lines = []
+    for s in ui_screens(evidence):
+        flags = ", shown to the user" if s.shown else ""
+        flags += f", after the user clicked {s.clicked}" if s.clicked else ""
+        summary = describe(s.structure) if s.structure else "no surface drawn (empty screen)"
+        lines.append(f"[image_id={s.image_id}] surface {s.surface_id}{flags}: {summary}")
+    return "\n".join(lines) or "(the agent rendered no UI screen)"
+
+
+def ui_interactions_text(evidence: EpisodeEvidence) -> str:
+    from mmtsb.episode.evidence import ui_interactions
+
+    lines = []
+    for i in ui_interactions(evidence):
+        status = "ok" if i["ok"] else ("ERROR" if i["ok"] is False else "no result")
+        lines.append(f"#{i['index']} ui_user_interact({_short(i['arguments'], ARG_CHARS)}) -> {status}: "
+                     f"{_short(i['result'], RESULT_CHARS)}")
+    return "\n".join(lines) or "(the user made no UI interaction)"
+
+
+class LLMUIJudge(LLMJudge):
+    """Judges the agent's interactive screens on ui_task_focus, ui_structure_and_patterns, ui_action_clarity
+    and ui_feedback_and_flow, from the UI Requirements, per-render structure summaries, the UI tool trace,
+    the user's interactions and at most 10 UI screenshots (each labelled with its id, unlike the reference)."""
+
+    kind: JudgeKind = "ui"
+    criteria = UI_CRITERIA
+
+    def __init__(self, model_settings: ModelSettings, shared: dict[str, Any],
+                 response_cache_dir: str | None = None, *, max_images: int = UI_MAX_IMAGES) -> None:
+        super().__init__(model_settings, shared, response_cache_dir, max_images=max_images)
+
+    def image_candidates(self, evidence: EpisodeEvidence) -> list[tuple[int, str]]:
+        return ui_image_ids(evidence)
+
+    def evidence_text(self, evidence: EpisodeEvidence, images: ImagePlan) -> str:
+        from mmtsb.episode.evidence import ui_tool_trace
+        from mmtsb.ui.mode import ui_requirements
+
+        required = ui_requirements(evidence.scenario.task_completion_criteria) or \
+            "(the criteria state no UI Requirements: judge the screens the agent chose to show, if any)"
+        trace = ui_tool_trace(evidence)
+        return "\n\n".join([
+            f"## UI Requirements\n{required}",
+            f"## Screens (one structure summary per screenshot, in order)\n{ui_screens_text(evidence)}",
+            "## UI tool calls (in order; arguments and results cut)\n" + ("\n".join(trace) or "(none)"),
+            f"## The user's UI interactions\n{ui_interactions_text(evidence)}",
+            f"## Episode end\nThe episode ended because: {evidence.end_reason}.",
+            f"## Images (UI screenshots only)\n{images.describe(self.max_images)}",
+            "Evaluate the agent's UI on every criterion and reply with the JSON verdict.",
+        ])

@@ -10,6 +10,8 @@ import hashlib
 
 AGENT_JUDGE_VERSION = "agent-judge/v1"
 USER_JUDGE_VERSION = "user-judge/v1"
+UI_JUDGE_VERSION = "ui-judge/v1"
+USER_JUDGE_UI_VERSION = "user-judge-ui/v1"
 REPAIR_VERSION = "repair/v1"
 
 OUTPUT_CONTRACT = """\
@@ -125,6 +127,55 @@ leaked tool call or an invented fact is.
 
 """ + OUTPUT_CONTRACT
 
+UI_JUDGE_SYSTEM = """\
+You evaluate the interactive screens an AI assistant ("the agent") built for a user in UI mode. The agent
+described each screen in the A2UI format (components such as Text, Card, Row, Column, List, Button,
+TextField, CheckBox, MultipleChoice), rendered it to a screenshot with render_ui_screen, showed it to the
+user with show_ui_to_user, and received the user's clicks and inputs as "User Interaction" notifications.
+The user's decision criterion is private: the agent cannot finish the task correctly without presenting the
+options and receiving the user's choice through the screen. You do NOT judge whether the overall task was
+completed (another judge does): judge only the screens and the interaction around them.
+
+You receive the UI Requirements of the scenario, a structure summary of every screenshot (component counts by
+type, nesting depth, buttons with their labels and actions, inputs, repeated items; "shown" marks the
+screenshots the user saw), the trace of the UI tool calls, the user's ui_user_interact calls, and the UI
+screenshots themselves, each introduced by a text label "[image_id=N]".
+
+## Hard anti-patterns (any one fails the criterion named)
+- Text dump: a shown screen of depth 2 or less made of Text components only -> ui_structure_and_patterns fails.
+- No buttons although the user must act (choose, confirm, submit) -> ui_action_clarity fails.
+- A single button for several items (e.g. three contacts listed and one "Select" button) -> ui_action_clarity
+  fails. One button per item, or a selection input plus one submit button, is correct.
+
+## Criteria (each is pass or fail)
+1. ui_task_focus: the screens serve the moment the UI Requirements name: they present exactly the options or
+   facts the user must decide on (e.g. the matching contacts, the compared items with their prices), taken
+   from real tool results, complete (no required option missing) and without invented or unrelated content.
+   When the requirements call for a screen and none was shown to the user, this fails.
+2. ui_structure_and_patterns: the components fit the content: one card, row or list item per option, the
+   distinguishing details of each option visible (names, emails, prices, dates), headings where useful, no
+   broken parts (missing components, unresolved data shown as "[path]", error text).
+3. ui_action_clarity: every decision has a clear, correctly labelled affordance; each option's button (or the
+   selection input) identifies the option it stands for, and the action sends the data the agent needs to act
+   (e.g. the chosen contact's id or email in the action context).
+4. ui_feedback_and_flow: the agent showed the screen, waited for the user's interaction instead of deciding
+   itself, then acted on the choice the interaction reported and told the user the outcome. Long loops of
+   failed renders that never reach the user fail; so does acting before the user chose.
+
+Judge from the evidence; when it does not show that a criterion is met, it fails.
+
+""" + OUTPUT_CONTRACT
+
+USER_JUDGE_UI_ADDENDUM = """
+## UI mode
+This episode ran in UI mode: the agent may show the user interactive screens (a screenshot plus a list of
+its buttons and inputs), and the user has the tool ui_user_interact to click and fill them. Where the
+Instructions say to select something "via ui_user_interact", the user should make that choice with
+ui_user_interact when a screen offering it was shown, and then send a short message to hand the turn back.
+A text answer is correct when no matching interactive element was shown (the Instructions allow that
+fallback); do not fail the user for the agent's missing or broken screen. Using ui_user_interact counts
+as a proper use of the tool channel, not as leaked tool syntax."""
+
 REPAIR_PROMPT = """\
 Your previous reply could not be used: {error}
 Reply again with the complete verdict as ONE valid JSON object (double-quoted keys and strings, no
@@ -135,10 +186,15 @@ TRUNCATED_NOTE = ("Your previous reply was cut off at the output-token limit bef
                   "Be much more concise this time.")
 
 
-def system_prompt(kind: str, criteria: tuple[str, ...]) -> str:
-    """The judge's system prompt for ``kind`` ("agent" or "user")."""
-    template = AGENT_JUDGE_SYSTEM if kind == "agent" else USER_JUDGE_SYSTEM
-    return template.format(criteria=", ".join(criteria))
+_SYSTEMS = {"agent": AGENT_JUDGE_SYSTEM, "user": USER_JUDGE_SYSTEM, "ui": UI_JUDGE_SYSTEM}
+_VERSIONS = {"agent": AGENT_JUDGE_VERSION, "user": USER_JUDGE_VERSION, "ui": UI_JUDGE_VERSION}
+
+
+def system_prompt(kind: str, criteria: tuple[str, ...], *, ui: bool = False) -> str:
+    """The judge's system prompt for ``kind`` ("agent", "user" or "ui"); ``ui`` adds the user judge's UI
+    addendum."""
+    text = _SYSTEMS[kind].format(criteria=", ".join(criteria))
+    return text + USER_JUDGE_UI_ADDENDUM if ui and kind == "user" else text
 
 
 def repair_prompt(error: str, criteria: tuple[str, ...], truncated: bool = False) -> str:
@@ -146,10 +202,14 @@ def repair_prompt(error: str, criteria: tuple[str, ...], truncated: bool = False
     return f"{TRUNCATED_NOTE}\n{text}" if truncated else text
 
 
-def prompt_version(kind: str) -> str:
-    """``agent-judge/v1#1a2b3c4d``: the version name plus a hash of every text the judge sends."""
-    name = AGENT_JUDGE_VERSION if kind == "agent" else USER_JUDGE_VERSION
-    template = AGENT_JUDGE_SYSTEM if kind == "agent" else USER_JUDGE_SYSTEM
+def prompt_version(kind: str, *, ui: bool = False) -> str:
+    """``agent-judge/v1#1a2b3c4d``: the version name plus a hash of every text the judge sends (the user
+    judge in UI mode: ``user-judge/v1+user-judge-ui/v1#...``)."""
+    name = _VERSIONS[kind]
+    template = _SYSTEMS[kind]
+    if ui and kind == "user":
+        name += f"+{USER_JUDGE_UI_VERSION}"
+        template += USER_JUDGE_UI_ADDENDUM
     material = f"{template}\n{REPAIR_PROMPT}\n{TRUNCATED_NOTE}\n{REPAIR_VERSION}"
     digest = hashlib.sha256(material.encode()).hexdigest()
     return f"{name}#{digest[:8]}"

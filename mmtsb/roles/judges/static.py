@@ -7,6 +7,8 @@ rather than passed by default.
 
 from __future__ import annotations
 
+import re
+
 from mmtsb.episode.evidence import EpisodeEvidence
 from mmtsb.roles.judges.base import CriterionVerdict, Judge, JudgeVerdict
 
@@ -61,3 +63,99 @@ class StaticUserJudge(Judge):
                              f"Scripted image ids {images['expected']}; missing {images['missing']}."),
         ]
         return JudgeVerdict("user", self.name, criteria, reasoning=NOTE, static=True)
+
+
+UI_NOTE = ("Static approximation (no model): decided from the rendered screens' structure (component counts, "
+           "depth, buttons, repeated items), what was shown to the user and the user's UI interactions; visual "
+           "quality and wording are not assessed.")
+
+
+def text_dump(s: dict) -> bool:
+    """The hard anti-pattern: a shallow screen (depth <= 2) of Text alone."""
+    return bool(s.get("text_only")) and int(s.get("depth") or 0) <= 2
+
+
+def single_button_for_items(s: dict) -> bool:
+    """The hard anti-pattern: N >= 2 repeated items but one button and no selection input to pick among them
+    (applied only where the user must select among options: an order summary with one "Place order" is fine)."""
+    return int(s.get("repeated_items") or 0) >= 2 and len(s.get("buttons") or []) == 1 and not s.get("inputs")
+
+
+_SELECTION = re.compile(r"\b(select|selects|choose|chooses|pick|picks|which)\b", re.IGNORECASE)
+
+
+def asks_for_selection(requirements: str) -> bool:
+    """Whether UI Requirements ask the user to pick among options (select / choose / pick / which)."""
+    return bool(_SELECTION.search(requirements))
+
+
+class StaticUIJudge(Judge):
+    """Deterministic UI rules (SPEC.md §6.4 UI judge, its hard anti-patterns): a UI was rendered and shown when
+    the criteria have UI Requirements; no shown screen is a text dump; a screen offers buttons where the user
+    must act, and one per item when it lists several; the user interacted and the agent carried on."""
+
+    kind = "ui"
+    name = "static"
+
+    async def judge(self, evidence: EpisodeEvidence) -> JudgeVerdict:
+        from mmtsb.episode.evidence import ui_interactions, ui_screens
+        from mmtsb.ui.inspect import describe
+        from mmtsb.ui.mode import ui_requirements
+
+        required = ui_requirements(evidence.scenario.task_completion_criteria)
+        screens = ui_screens(evidence)
+        shown = [s for s in screens if s.shown and s.structure]
+        interactions = ui_interactions(evidence)
+        done = [i for i in interactions if i["ok"]]
+        need = bool(required)
+        listed = "; ".join(f"image {s.image_id}: {describe(s.structure)}" for s in shown[:5])
+
+        if not need:
+            focus = CriterionVerdict("ui_task_focus", True, "The criteria have no UI Requirements; no UI is required.")
+        else:
+            focus = CriterionVerdict("ui_task_focus", bool(shown),
+                                     f"The criteria require a UI; {len(screens)} screen(s) rendered, {len(shown)} "
+                                     "shown to the user." + ("" if shown else " Nothing was shown to the user."),
+                                     required[:300])
+        dumps = [s for s in shown if text_dump(s.structure)]
+        structure = CriterionVerdict(
+            "ui_structure_and_patterns", not dumps and (bool(shown) or not need),
+            (f"{len(dumps)} shown screen(s) are text dumps (depth <= 2, Text only): images "
+             f"{[s.image_id for s in dumps]}." if dumps else
+             ("No screen was shown." if not shown else f"{len(shown)} shown screen(s) have a real structure.")),
+            listed)
+        with_buttons = [s for s in shown if s.structure.get("buttons")]
+        one_for_many = [s for s in shown if single_button_for_items(s.structure)] if asks_for_selection(required) \
+            else []
+        if not need and not shown:
+            clarity = CriterionVerdict("ui_action_clarity", True, "No UI is required and none was shown.")
+        else:
+            problems = []
+            if need and not with_buttons:
+                problems.append("no shown screen has a button although the user must act")
+            if one_for_many:
+                problems.append(f"a single button for several items on images {[s.image_id for s in one_for_many]}")
+            clarity = CriterionVerdict("ui_action_clarity", not problems,
+                                       _sentence("; ".join(problems)) if problems else
+                                       f"{len(with_buttons)} shown screen(s) offer buttons; items have their own.",
+                                       listed)
+        agent_after = False
+        if done:
+            first = done[0]["index"]
+            agent_after = any(m.sender == "AGENT" and m.index > first for m in evidence.messages)
+        if need:
+            flow = CriterionVerdict("ui_feedback_and_flow", bool(done) and agent_after,
+                                    f"{len(done)} successful user interaction(s) of {len(interactions)}; "
+                                    + ("the agent acted on them." if agent_after else
+                                       "the agent never acted after an interaction." if done else
+                                       "the user never completed an interaction."),
+                                    "; ".join(str(i["arguments"])[:200] for i in interactions[:5]))
+        else:
+            flow = CriterionVerdict("ui_feedback_and_flow", not interactions or bool(done),
+                                    f"No UI is required; {len(done)} successful interaction(s) of "
+                                    f"{len(interactions)}.")
+        return JudgeVerdict("ui", self.name, [focus, structure, clarity, flow], reasoning=UI_NOTE, static=True)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."

@@ -7,6 +7,7 @@ The scenario's SYSTEM->USER script starts with the ``{{USER_INSTRUCTION}}`` plac
 from __future__ import annotations
 
 USER_PROMPT_VERSION = "mmtsb-user-1"
+USER_UI_PROMPT_VERSION = "mmtsb-user-ui-1"   # the same rules plus the UI INTERACTION section (UI mode)
 
 USER_SUPERVISOR_PROMPT = """\
 You are playing a person (the user) who chats with an AI assistant on their phone to get things done. You \
@@ -45,6 +46,19 @@ ENDING
 it if the assistant has failed the same step 5 times, or clearly cannot continue. Do not end earlier, and do \
 not keep chatting once everything is done."""
 
+UI_INTERACTION = """\
+UI INTERACTION
+- The assistant may show you an interactive screen: a screenshot, followed by a note listing its buttons and \
+inputs with their ids (inside <ui_state_server> tags). You can see these screens.
+- When your Instructions say to choose or fill something "via ui_user_interact" and a screen offers that \
+choice, make it on the screen: call the `ui_user_interact` tool with the button's action name, the surface id \
+and the button's id from the list (fill any inputs in the same call with field_values). Then send the \
+assistant a short message such as "Done, I picked it on the screen": the click alone does not hand the turn \
+back.
+- Choose what your Instructions say, even if the screen suggests another option. If the screen does not \
+offer the option you need, or no interactive screen was shown, say your choice in words instead.
+- Never describe the tool call or its ids in a message."""
+
 GUARDRAIL_GOAL_CHANGE = """\
 CHANGE OF PLANS
 This conversation contains a change of plans. In the round where your script changes an earlier request \
@@ -71,7 +85,9 @@ IMAGE_OMITTED = "[Image omitted from context]"
 EMPTY_MESSAGE = "(empty message)"
 
 
-def user_instruction(challenge_type: str | None) -> str:
-    """The text that replaces ``{{USER_INSTRUCTION}}``: the supervisor rules plus the challenge guardrail."""
+def user_instruction(challenge_type: str | None, *, ui: bool = False) -> str:
+    """The text that replaces ``{{USER_INSTRUCTION}}``: the supervisor rules (plus the UI INTERACTION section
+    in UI mode) and the challenge guardrail."""
     guardrail = GUARDRAILS.get((challenge_type or "").strip().lower())
-    return USER_SUPERVISOR_PROMPT + (f"\n\n{guardrail}" if guardrail else "") + "\n\nYOUR SCRIPT\n"
+    text = USER_SUPERVISOR_PROMPT + (f"\n\n{UI_INTERACTION}" if ui else "")
+    return text + (f"\n\n{guardrail}" if guardrail else "") + "\n\nYOUR SCRIPT\n"
