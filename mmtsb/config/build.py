@@ -96,6 +96,7 @@ def ui_mode(data: dict[str, Any]) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ models
+COMPAT_ROUTES = ("fast", "openai_sdk", "direct")   # mmtsb.llm.config.ModelConfig.compat_route
 def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings:
     """ModelSettings of an LLM role from its model entry; ``where`` names the config key in errors."""
     if entry is None:
@@ -112,6 +113,13 @@ def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings
         raise RunConfigError(f"{where}={name} ({model_id}) is an open-weight model served by vLLM but has no "
                              f"endpoint: run with serve=vllm to start a server, or point at a running one with "
                              f"serve.api_base=http://HOST:PORT/v1 (or {where}.api_base=...)")
+    route = entry.get("compat_route") or "fast"
+    if route not in COMPAT_ROUTES:
+        raise RunConfigError(f"{where}.compat_route={route!r} for model entry {name!r}: choose one of "
+                             f"{', '.join(COMPAT_ROUTES)}")
+    if route == "direct" and not entry.get("api_base"):
+        raise RunConfigError(f"{where}.compat_route=direct for model entry {name!r} needs an api_base (an "
+                             "OpenAI-compatible server such as vLLM)")
     known = {f.name for f in fields(ModelSettings)}
     values = {k: v for k, v in entry.items() if k in known and v is not None}
     values["extra_params"] = dict(entry.get("extra_params") or {})

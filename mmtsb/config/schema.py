@@ -113,6 +113,7 @@ class ModelConf:
     extra_params: dict[str, Any] = field(default_factory=dict)   # passed to litellm unchanged (thinking, top_p)
     input_cost_per_mtok: float | None = None
     output_cost_per_mtok: float | None = None
+    compat_route: str = "fast"                # api_base servers: fast (litellm) | openai_sdk | direct (no litellm)
     serve: ServeHints | None = None           # open-weight models: how `serve=vllm` starts them
 
 

@@ -30,6 +30,7 @@ class ModelSettings:
     input_cost_per_mtok: float | None = None      # USD per 1M prompt tokens, for models litellm does not price
     output_cost_per_mtok: float | None = None
     extra_params: dict[str, Any] = field(default_factory=dict)
+    compat_route: str = "fast"     # api_base servers: fast (litellm), openai_sdk, direct (no litellm; see mmtsb.llm.direct)
 
 
 @dataclass

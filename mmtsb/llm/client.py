@@ -13,6 +13,7 @@ from typing import Any
 
 from mmtsb.llm.cache import ResponseCache, cache_key
 from mmtsb.llm.config import ModelConfig
+from mmtsb.llm.direct import DirectTransport, request_body
 from mmtsb.llm.errors import LLMError, classify
 from mmtsb.llm.images import ImageEncoder, ImageLike
 from mmtsb.llm.ledger import UsageLedger
@@ -37,12 +38,15 @@ class LLMClient:
 
     def __init__(self, config: ModelConfig, *, limits: ProviderLimits | None = None,
                  ledger: UsageLedger | None = None, cache: ResponseCache | None = None,
-                 images: ImageEncoder | None = None) -> None:
+                 images: ImageEncoder | None = None, transport: DirectTransport | None = None) -> None:
+        """``transport``: the pooled HTTP sessions of the direct route (share one per process; without one,
+        each direct call opens and closes its own connection)."""
         self.config = config
         self.limits = limits if limits is not None else ProviderLimits()
         self.ledger = ledger if ledger is not None else UsageLedger()
         self.cache = cache
         self.images = images if images is not None else ImageEncoder()
+        self.transport = transport if transport is not None else DirectTransport(pooled=False)
 
     @property
     def provider(self) -> str:
@@ -66,13 +70,18 @@ class LLMClient:
                 self.ledger.add(role, hit.usage, hit.cost, cost_known=hit.cost_known, cached=True)
                 return hit
         secret = self.config.api_key()
-        kwargs = self._request(messages, tools, tool_choice, params, secret)
+        if self.config.direct:
+            body = request_body(self.config, messages, tools, tool_choice, params)
+            send = lambda: self._attempt_direct(body, secret)  # noqa: E731
+        else:
+            kwargs = self._request(messages, tools, tool_choice, params, secret)
+            send = lambda: self._attempt(kwargs, secret)  # noqa: E731
         attempts = 0
         try:
             async for attempt in retrying(self.config):
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
-                    response = await self._attempt(kwargs, secret)
+                    response = await send()
         except LLMError as exc:
             raise exc.with_attempts(attempts) from None
         self.ledger.add(role, response.usage, response.cost, cost_known=response.cost_known)
@@ -116,3 +125,12 @@ class LLMClient:
             # Authorization header) is not chained to ours
             raise error
         return to_llm_response(response, self.config, latency, secret)
+
+    async def _attempt_direct(self, body: dict[str, Any], secret: str | None) -> LLMResponse:
+        """One HTTP attempt of the direct route (litellm skipped) inside a provider slot."""
+        async with self.limits.slot(self.provider, self.config.concurrency):
+            log.debug("calling model=%s provider=%s (direct)", self.config.model, self.provider)
+            start = time.perf_counter()
+            answer = await self.transport.complete(self.config, body, secret)
+            latency = time.perf_counter() - start
+        return to_llm_response(answer, self.config, latency, secret)

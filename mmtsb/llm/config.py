@@ -35,19 +35,29 @@ class ModelConfig(BaseModel):
     provider: str | None = Field(None, description="limit/ledger key; derived from api_base host or model prefix")
     input_cost_per_mtok: float | None = Field(None, ge=0, description="USD per 1M prompt tokens (overrides)")
     output_cost_per_mtok: float | None = Field(None, ge=0, description="USD per 1M completion tokens")
-    compat_route: Literal["fast", "openai_sdk"] = Field(
-        "fast", description="how 'openai/<name>' with an api_base is called: 'fast' uses litellm's plain "
-                            "OpenAI-compatible HTTP handler; 'openai_sdk' the OpenAI SDK, whose request "
-                            "transform costs O(history) CPU per call")
+    compat_route: Literal["fast", "openai_sdk", "direct"] = Field(
+        "fast", description="how a model on an api_base is called: 'fast' uses litellm's plain "
+                            "OpenAI-compatible HTTP handler for 'openai/<name>'; 'openai_sdk' the OpenAI SDK, "
+                            "whose request transform costs O(history) CPU per call; 'direct' skips litellm and "
+                            "POSTs the chat completion itself (OpenAI-compatible servers such as vLLM only; "
+                            "the cheapest in CPU, for hundreds of concurrent episodes)")
 
     @model_validator(mode="after")
     def _derive_provider(self) -> ModelConfig:
         if "/" not in self.model and self.api_base is None:
             raise ValueError(f"model {self.model!r}: use a litellm id with a provider prefix "
                              f"(e.g. 'openai/{self.model}') or set api_base")
+        if self.compat_route == "direct" and not self.api_base:
+            raise ValueError(f"model {self.model!r}: compat_route 'direct' calls an OpenAI-compatible server "
+                             f"itself and needs its api_base (or use compat_route 'fast')")
         if self.provider is None:
             object.__setattr__(self, "provider", derive_provider(self.model, self.api_base))
         return self
+
+    @property
+    def direct(self) -> bool:
+        """Whether calls skip litellm (``compat_route='direct'``, see :mod:`mmtsb.llm.direct`)."""
+        return self.compat_route == "direct"
 
     @property
     def litellm_model(self) -> str:

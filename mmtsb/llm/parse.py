@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -41,6 +42,14 @@ def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bo
     if config.has_prices:
         return ((usage.prompt_tokens * (config.input_cost_per_mtok or 0.0)
                  + usage.completion_tokens * (config.output_cost_per_mtok or 0.0)) / 1e6, True)
+    if isinstance(response, dict):   # the direct route (no litellm response): price the configured id
+        if not _litellm_prices(config.model):
+            return 0.0, False
+        import litellm
+
+        prompt, completion = litellm.cost_per_token(model=config.model, prompt_tokens=usage.prompt_tokens,
+                                                    completion_tokens=usage.completion_tokens)
+        return float(prompt + completion), True
     hidden = getattr(response, "_hidden_params", None) or {}
     routed = config.litellm_model != config.model  # priced under the configured id, not the route's
     if hidden.get("response_cost") is not None and not routed:
@@ -57,6 +66,18 @@ def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bo
         return 0.0, False
 
 
+@functools.lru_cache(maxsize=256)
+def _litellm_prices(model: str) -> bool:
+    """Whether litellm's (local) price map prices ``model`` (memoised: asking costs an exception when not)."""
+    import litellm
+
+    try:
+        litellm.cost_per_token(model=model, prompt_tokens=1, completion_tokens=1)
+    except Exception:  # noqa: BLE001  (litellm raises plain Exception for unknown models)
+        return False
+    return True
+
+
 def _scrub(value: Any, secret: str) -> Any:
     if isinstance(value, str):
         return value.replace(secret, "[REDACTED]")
@@ -71,6 +92,9 @@ def to_llm_response(response: Any, config: ModelConfig, latency_s: float,
                     secret: str | None = None) -> LLMResponse:
     """Build the LLMResponse; an answer without choices raises LLMEmptyResponseError (retryable)."""
     raw: dict[str, Any] = response.model_dump() if hasattr(response, "model_dump") else dict(response)
+    if not isinstance(raw.get("choices"), (list, type(None))):
+        raise LLMEmptyResponseError(f"the answer's choices are not a list: {str(raw.get('choices'))[:200]}",
+                                    model=config.model, provider=config.provider)
     if secret and secret in json.dumps(raw, default=str):
         raw = _scrub(raw, secret)
     choices = raw.get("choices") or []

@@ -2,8 +2,9 @@
 accounting, image content parts, and :class:`ModelRole`, the base that keeps an append-only chat history.
 
 Process-wide objects live in the ``shared`` dict owned by the RoleFactory (never in module globals):
-``"limits"`` (ProviderLimits), ``"image_encoder"`` (ImageEncoder) and ``"response_cache:<dir>"``
-(ResponseCache); the LLM judges use the same keys.
+``"limits"`` (ProviderLimits), ``"image_encoder"`` (ImageEncoder), ``"direct_transport"`` (the pooled HTTP
+sessions of ``compat_route=direct``) and ``"response_cache:<dir>"`` (ResponseCache); the LLM judges use the same
+keys. :func:`close_shared` releases them at the end of a run.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import ValidationError
 
 from mmtsb.episode.config import ModelSettings
 from mmtsb.llm import ImageEncoder, LLMClient, LLMResponse, ModelConfig, ProviderLimits, ResponseCache
+from mmtsb.llm.direct import DirectTransport
 from mmtsb.roles.base import Role, RoleUsage
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ OpenAIMessage = dict[str, Any]
 
 LIMITS_KEY = "limits"
 IMAGES_KEY = "image_encoder"
+TRANSPORT_KEY = "direct_transport"
 CACHE_KEY_PREFIX = "response_cache:"
 
 _THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
@@ -42,6 +45,7 @@ def model_config(settings: ModelSettings, *, role: str = "agent") -> ModelConfig
                            temperature=settings.temperature, max_tokens=settings.max_tokens,
                            timeout_s=settings.timeout_s, max_retries=settings.max_retries,
                            concurrency=settings.concurrency, extra_params=extra,
+                           compat_route=settings.compat_route,
                            input_cost_per_mtok=settings.input_cost_per_mtok,
                            output_cost_per_mtok=settings.output_cost_per_mtok)
     except ValidationError as e:
@@ -58,6 +62,17 @@ def image_encoder(shared: dict[str, Any]) -> ImageEncoder:
     return shared.setdefault(IMAGES_KEY, ImageEncoder())
 
 
+def direct_transport(shared: dict[str, Any]) -> DirectTransport:
+    return shared.setdefault(TRANSPORT_KEY, DirectTransport())
+
+
+async def close_shared(shared: dict[str, Any]) -> None:
+    """Close the process-wide connections the roles opened (the direct route's HTTP sessions)."""
+    transport = shared.pop(TRANSPORT_KEY, None)
+    if transport is not None:
+        await transport.aclose()
+
+
 def response_cache(shared: dict[str, Any], directory: str | None) -> ResponseCache | None:
     if not directory:
         return None
@@ -68,7 +83,8 @@ def make_client(settings: ModelSettings, shared: dict[str, Any], *, role: str,
                 response_cache_dir: str | None = None) -> LLMClient:
     """An LLMClient for one role of one episode, over the process-wide limits, encoder and cache."""
     return LLMClient(model_config(settings, role=role), limits=provider_limits(shared),
-                     cache=response_cache(shared, response_cache_dir), images=image_encoder(shared))
+                     cache=response_cache(shared, response_cache_dir), images=image_encoder(shared),
+                     transport=direct_transport(shared))
 
 
 def add_usage(usage: RoleUsage, response: LLMResponse) -> None:

@@ -44,6 +44,13 @@ def fast_config(server: FakeLLMServer, **overrides: Any) -> ModelConfig:
     return ModelConfig(**fields)
 
 
-@pytest.fixture
-def config_for() -> Callable[..., ModelConfig]:
-    return fast_config
+@pytest.fixture(params=["fast", "direct"])
+def config_for(request: pytest.FixtureRequest) -> Callable[..., ModelConfig]:
+    """``fast_config`` on each route to an OpenAI-compatible server: through litellm ("fast") and litellm
+    skipped ("direct"); both must behave alike (retries, errors, parsing, accounting)."""
+    route = request.param
+
+    def make(server: Any, **overrides: Any) -> ModelConfig:
+        return fast_config(server, **{"compat_route": route, **overrides})
+
+    return make

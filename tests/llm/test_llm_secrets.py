@@ -31,7 +31,8 @@ def test_key_from_env_is_sent_as_bearer_and_never_leaks(run, config_for, monkeyp
     assert SECRET not in str(info.value) and SECRET not in repr(info.value.args)
     assert info.value.__cause__ is None and info.value.__context__ is None
     assert SECRET not in caplog.text and "retrying" in caplog.text
-    assert any(r.name.startswith("LiteLLM") for r in caplog.records)  # litellm's debug output was checked too
+    if not config.direct:   # litellm's debug output was checked too (the direct route never calls litellm)
+        assert any(r.name.startswith("LiteLLM") for r in caplog.records)
     captured = capsys.readouterr()
     assert SECRET not in captured.out + captured.err
 

@@ -151,7 +151,7 @@ def test_make_llm_agent_picks_the_interface(server):
     assert kinds == {"code_exec": ("CodeExecAgent", AGENT_CODE_EXEC_PROMPT_VERSION, "code_exec:openai/fake-model"),
                      "tool_use": ("ToolUseAgent", AGENT_TOOL_USE_PROMPT_VERSION, "tool_use:openai/fake-model"),
                      "hybrid": ("ToolUseAgent", AGENT_HYBRID_PROMPT_VERSION, "hybrid:openai/fake-model")}
-    assert set(shared) == {"limits", "image_encoder"}  # process-wide objects, created once
+    assert set(shared) == {"limits", "image_encoder", "direct_transport"}  # process-wide objects, created once
 
 
 def test_date_line_includes_the_utc_offset():

@@ -164,6 +164,28 @@ def test_a_model_failing_every_call_is_an_infrastructure_failure(tmp_path):
     assert summary.infra_failures == 1 and summary.agent_sr is None
 
 
+def test_both_routes_to_an_openai_compatible_server_play_the_same_episodes(tmp_path):
+    """litellm ("fast") and the direct route send the same requests and record the same episodes."""
+    replies = {"rules": [{"match": "Successfully registered|Found \\d+ tools", "reply": "Done."}],
+               "default": {"tool_calls": [{"id": "s", "name": "api_docs_search_api_docs",
+                                           "arguments": {"query": "note"}}]}}
+    seen: dict[str, tuple[list[dict], list[tuple]]] = {}
+    for route in ("fast", "direct"):
+        with FakeLLMServer(**replies, usage={"prompt_tokens": 100, "completion_tokens": 10}) as server:
+            episode = llm_agent(server.base_url)
+            episode.agent_model.compat_route = route
+            run_dir = tmp_path / route
+            summary = execute_run(settings(run_dir, scenarios=STARTERS[:2], episode=episode), progress=False)
+            requests = sorted(server.requests, key=lambda b: json.dumps(b["messages"]))
+        assert summary.infra_failures == 0
+        seen[route] = (requests, sorted((r["scenario"], r["agent_api_calls"], r["agent_prompt_tokens"],
+                                         r["entity_f1"], r["end_reason"]) for r in rows(run_dir)))
+    fast, direct = seen["fast"], seen["direct"]
+    assert direct[1] == fast[1] and all(calls > 1 for _, calls, *_ in direct[1])
+    assert [(b["model"], b["messages"], b.get("tools")) for b in direct[0]] == \
+        [(b["model"], b["messages"], b.get("tools")) for b in fast[0]]
+
+
 RUN_SCRIPT = """
 import asyncio, sys
 import mmtsb.runner.worker as worker

@@ -28,7 +28,7 @@ from mmtsb.llm import LLMClient, LLMError, LLMResponse, ModelConfig
 from mmtsb.roles.judges import prompts
 from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
 from mmtsb.roles.judges.parse import ParsedVerdict, VerdictParseError, parse_verdict
-from mmtsb.roles.llm_common import image_encoder, model_config, provider_limits, response_cache
+from mmtsb.roles.llm_common import direct_transport, image_encoder, model_config, provider_limits, response_cache
 
 DEFAULT_MAX_TOKENS = 8192
 MAX_REPAIR_TOKENS = 32768
@@ -290,7 +290,7 @@ class LLMJudge(Judge):
         self.config = model_config_from_settings(model_settings)
         self.max_images = max_images
         self.client = LLMClient(self.config, limits=provider_limits(shared), images=image_encoder(shared),
-                                cache=response_cache(shared, response_cache_dir))
+                                cache=response_cache(shared, response_cache_dir), transport=direct_transport(shared))
         self.name = f"llm:{self.config.model}"
         self.prompt_version = prompts.prompt_version(self.kind)
 
@@ -357,7 +357,7 @@ class LLMJudge(Judge):
         budget = min(MAX_REPAIR_TOKENS, 2 * (self.config.max_tokens or DEFAULT_MAX_TOKENS))
         config = self.config.model_copy(update={"max_tokens": budget})
         return LLMClient(config, limits=self.client.limits, ledger=self.client.ledger, cache=self.client.cache,
-                         images=self.client.images)
+                         images=self.client.images, transport=self.client.transport)
 
     def _verdict(self, parsed: ParsedVerdict, usage: dict[str, Any]) -> JudgeVerdict:
         verdict = JudgeVerdict(self.kind, self.name, parsed.criteria, reasoning=parsed.reasoning,
