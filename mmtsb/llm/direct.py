@@ -93,7 +93,7 @@ class DirectTransport:
         try:
             async with contextlib.AsyncExitStack() as stack:
                 session = self._session() if self.pooled else await stack.enter_async_context(aiohttp.ClientSession())
-                resp = await stack.enter_async_context(session.post(url, data=json.dumps(body), headers=headers,
+                resp = await stack.enter_async_context(session.post(url, data=json.dumps(body).encode(), headers=headers,
                                                                     timeout=timeout))
                 payload = await resp.read()
                 status, retry_after = resp.status, _parse_retry_after(resp.headers)

@@ -66,8 +66,9 @@ class InProcessBackend:
 
 
 #: without an explicit ``num_actors``, at most this many episode actors per CPU: one asyncio loop per core
-#: keeps the cores busy; more actors only add startup time and ~300 MB each (the LLM stack)
-ACTORS_PER_CPU = 2
+#: keeps the cores busy; more actors only add startup time, ~300 MB each (the LLM stack) and contention
+#: (benchmarks/concurrency.py, 512 episodes on 2 CPUs: 2 actors 0.76 efficiency, 4 actors 0.73, 1 actor 0.58)
+ACTORS_PER_CPU = 1
 
 
 def pool_shape(runner: RunnerSettings, concurrency: int, cpus: float | None = None) -> tuple[int, int]:

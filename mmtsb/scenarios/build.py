@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import sqlite3
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from random import Random
+from typing import Any
 
-from mmtsb.apps.base_world import build_base_world
+from mmtsb.apps.base_world import build_base_world, world_tables
 from mmtsb.scenarios.entities import (coerce_row_ids, id_offsets, learn_main_user_id, reference_prefixes,
                                       resolve_relative_cells)
 from mmtsb.scenarios.images import ImagesMode, MissingImagesError, load_images
 from mmtsb.scenarios.loader import ScenarioError
 from mmtsb.scenarios.model import AGENTSANDBOX_NAMESPACES, Scenario
+from mmtsb.vision.store import StoredImage
+from mmtsb.world.clock import Clock
 from mmtsb.world.world import Snapshot, UnknownTableError, World
+
+#: built scenario states kept per process: repeats, seeds and sibling episodes of a scenario copy the state
+#: instead of building it again (pure data, keyed by the scenario's content; least recently used dropped)
+BUILT_STATES_KEPT = 64
 
 
 @dataclass
@@ -29,13 +41,66 @@ class ScenarioWorld:
 def build_world(scenario: Scenario, *, image_root: str | Path | None = None, images: ImagesMode = "require",
                 file: str | Path = "<memory>", frozen_clock: bool = True, seed: int = 0,
                 auto_login: bool = True) -> ScenarioWorld:
-    """Load everything a scenario needs into a fresh World; raises ScenarioError listing every problem."""
+    """Load everything a scenario needs into a fresh World; raises ScenarioError listing every problem.
+
+    The first build of a scenario's content (per process) is kept as a template when nothing in it drew from
+    the world's id generator; later builds (repeats, other seeds) copy it, which skips the base state,
+    the image files and the entity injection."""
+    root = Path(image_root) if image_root is not None else Path(file).parent
+    key = _state_key(scenario, root, images, auto_login)
+    kept = _BUILT_STATES.get(key)
+    if kept is not None:
+        _BUILT_STATES.move_to_end(key)
+        return kept.copy(scenario, frozen_clock=frozen_clock, seed=seed)
+    built = _build_world(scenario, root, images, file, frozen_clock=frozen_clock, seed=seed, auto_login=auto_login)
+    if built.world.rng_state == Random(seed).getstate():   # seed-independent: worth keeping
+        _BUILT_STATES[key] = _BuiltState.of(built)
+        while len(_BUILT_STATES) > BUILT_STATES_KEPT:
+            _BUILT_STATES.popitem(last=False)
+    return built
+
+
+@dataclass(frozen=True)
+class _BuiltState:
+    """A built scenario world as data: its tables (without change triggers), images and metadata."""
+
+    template: Snapshot
+    images: tuple[StoredImage, ...]
+    metadata: dict[str, Any]
+    main_user_id: int
+    warnings: tuple[str, ...]
+
+    @classmethod
+    def of(cls, built: ScenarioWorld) -> _BuiltState:
+        return cls(built.initial, built.world.images.snapshot(), copy.deepcopy(built.world.metadata),
+                   built.main_user_id, tuple(built.warnings))
+
+    def copy(self, scenario: Scenario, *, frozen_clock: bool, seed: int) -> ScenarioWorld:
+        world = World(world_tables(), Clock.at(scenario.reference_time, frozen=frozen_clock), seed=seed,
+                      template=self.template)
+        world.images.extend(self.images)
+        world.metadata.update(copy.deepcopy(self.metadata))
+        assert world.created_from is not None
+        return ScenarioWorld(scenario, world, world.created_from, self.main_user_id, list(self.warnings))
+
+
+_BUILT_STATES: OrderedDict[str, _BuiltState] = OrderedDict()
+
+
+def _state_key(scenario: Scenario, root: Path, images: str, auto_login: bool) -> str:
+    """Everything a build depends on: the scenario's name, main user, time, images and entities."""
+    content = [scenario.name, scenario.device_state_id, str(scenario.reference_time), scenario.image_paths,
+               scenario.agentsandbox_entities, scenario.appworld_entities, str(root.resolve()), images, auto_login]
+    return hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _build_world(scenario: Scenario, root: Path, images: ImagesMode, file: str | Path, *, frozen_clock: bool,
+                 seed: int, auto_login: bool) -> ScenarioWorld:
     main_id = learn_main_user_id(scenario)
     world = build_base_world(scenario.device_state_id, main_id, scenario.reference_time, frozen_clock=frozen_clock,
                              seed=seed, auto_login=auto_login)
     problems: list[str] = []
     warnings: list[str] = []
-    root = Path(image_root) if image_root is not None else Path(file).parent
     try:
         for raw, data in load_images(scenario.image_paths, root, images):
             world.images.add_bytes(data, source=raw)
@@ -48,6 +113,7 @@ def build_world(scenario: Scenario, *, image_root: str | Path | None = None, ima
         world.close()
         raise ScenarioError(file, problems)
     world.metadata.update({"scenario": scenario.name, "main_user_id": main_id})
+    world.forget_tracking()   # the initial state carries no change triggers: copies install their own
     return ScenarioWorld(scenario, world, world.snapshot(), main_id, warnings)
 
 

@@ -96,6 +96,17 @@ class ImageStore:
     def ids(self) -> list[int]:
         return list(range(len(self._images)))
 
+    def extend(self, images: list[StoredImage] | tuple[StoredImage, ...]) -> None:
+        """Append images kept from another store (e.g. a cached scenario build); ids must continue in order."""
+        for image in images:
+            if image.image_id != len(self._images):
+                raise ValueError(f"image {image.image_id} cannot take id {len(self._images)} in this store")
+            self._images.append(image)
+
+    def snapshot(self) -> tuple[StoredImage, ...]:
+        """The stored images (immutable records, safe to share between stores)."""
+        return tuple(self._images)
+
     def mark(self) -> int:
         return len(self._images)
 

@@ -160,6 +160,11 @@ class World:
         self.images = ImageStore()
         self._rng = random.Random(seed)
         self._lineage = uuid.uuid4().hex
+        #: the state right after construction from ``template`` (its data, this world's lineage): a snapshot
+        #: taken for free, without serializing or reading the change-log positions
+        self.created_from: Snapshot | None = (
+            Snapshot(self._lineage, template.data, template.log_position, template.tracked)
+            if template is not None else None)
         self._savepoint_depth = 0
         self.metadata: dict[str, Any] = {}
 

@@ -112,7 +112,7 @@ def test_pool_shape_follows_episodes_per_actor_or_the_actor_count():
     assert pool_shape(RunnerSettings(episodes_per_actor=32), 5) == (1, 5)
     assert pool_shape(RunnerSettings(num_actors=3), 10) == (3, 4)
     assert pool_shape(RunnerSettings(num_actors=8), 2) == (2, 1)
-    assert pool_shape(RunnerSettings(episodes_per_actor=32), 512, cpus=2) == (4, 128)   # <= 2 actors per CPU
+    assert pool_shape(RunnerSettings(episodes_per_actor=32), 512, cpus=2) == (2, 256)   # <= 1 actor per CPU
     assert pool_shape(RunnerSettings(num_actors=16, episodes_per_actor=32), 512, cpus=2) == (16, 32)
 
 

@@ -1,0 +1,41 @@
+"""A scenario's built state is kept per process: later builds are equal, independent copies."""
+
+from __future__ import annotations
+
+from mmtsb.scenarios.build import build_world
+from mmtsb.scenarios.loader import load_scenario
+from testkit import REPO
+
+SCENARIO = REPO / "scenarios" / "nominal" / "mmtsb_nominal_003.json"
+
+
+def all_rows(world) -> dict:
+    return {key: world.rows(key) for key in sorted(world.tables) if not world.tables[key].internal}
+
+
+def test_a_second_build_is_an_equal_independent_copy():
+    scenario = load_scenario(SCENARIO)
+    first = build_world(scenario, file=SCENARIO, seed=1)
+    second = build_world(scenario, file=SCENARIO, seed=2)
+    assert all_rows(first.world) == all_rows(second.world)
+    assert [i.sha256 for i in map(first.world.images.get, first.world.images.ids())] == \
+        [i.sha256 for i in map(second.world.images.get, second.world.images.ids())]
+    assert second.world.metadata == first.world.metadata and second.main_user_id == first.main_user_id
+    # writes to one copy show in its own diff only
+    key = next(k for k in sorted(second.world.tables) if k.startswith("simple_note."))
+    second.world.insert(key, {"title": "only in the second", "content": "x"})
+    diff = second.world.diff(second.initial)
+    assert [r["title"] for r in diff[key].added] == ["only in the second"]
+    assert first.world.diff(first.initial).empty
+    third = build_world(scenario, file=SCENARIO, seed=3)
+    assert third.world.diff(third.initial).empty and all_rows(third.world) == all_rows(first.world)
+
+
+def test_a_changed_scenario_is_built_again():
+    scenario = load_scenario(SCENARIO)
+    base = build_world(scenario, file=SCENARIO)
+    changed = scenario.model_copy(deep=True)
+    table = next(iter(changed.appworld_entities))
+    changed.appworld_entities[table] = changed.appworld_entities[table][:-1]
+    rebuilt = build_world(changed, file=SCENARIO)
+    assert rebuilt.world.count(table) == base.world.count(table) - 1
