@@ -149,7 +149,7 @@ class RayBackend:
         await asyncio.gather(*(a.ready.remote() for a in self.actors))
         self._warm_up = warm_up
         if warm_up is not None:   # every actor pays its one-time costs before the first episode is submitted
-            done = await asyncio.gather(*(a.warm.remote(warm_up) for a in self.actors))
+            done = await asyncio.gather(*(a.warm.remote(warm_up, own_process=True) for a in self.actors))
             log.info("warm-up: %s", done)
         log.info("ray pool: %d actors x %d episodes (%.3f CPU each)", self.slots, self.per_slot, cpus)
 
@@ -185,7 +185,7 @@ class RayBackend:
         self.generations[slot] = generation + 1
         self.actors[slot] = self._spawn(slot, generation + 1, dict(self.runner.provider_limits))
         if self._warm_up is not None:   # queued before the episodes resubmitted to it
-            self.actors[slot].warm.remote(self._warm_up)
+            self.actors[slot].warm.remote(self._warm_up, own_process=True)
         log.warning("episode actor %s died; replaced by %s", old, self._actor_name(slot, generation + 1))
 
     async def gate_stats(self) -> dict[str, Any] | None:

@@ -8,6 +8,7 @@ so the driver only writes files and never rebuilds big objects.
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 import traceback
@@ -83,6 +84,18 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -
     return {"worlds": built, "cpu_s": round(time.process_time() - started, 3)}
 
 
+#: young-generation threshold for episode actors (CPython's default is 700 allocations)
+ACTOR_GC_THRESHOLD = 20_000
+
+
+def tune_gc_for_episodes() -> None:
+    """Freeze what exists (modules, toolbox, templates: never garbage) and collect young objects less often."""
+    gc.collect()
+    gc.freeze()
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(ACTOR_GC_THRESHOLD, second, third)
+
+
 def failure_trajectory(task: EpisodeTask, error: str) -> dict[str, Any]:
     """The record of an episode that raised instead of finishing (no world, no verdicts)."""
     return {"scenario": task.scenario, "scenario_file": task.path, "interface": task.cfg.interface,
@@ -121,9 +134,16 @@ class EpisodeWorker:
     async def ready(self) -> str:
         return self.holder
 
-    async def warm(self, warm_up: WarmUp | None) -> dict[str, Any]:
-        """Pay this process's one-time costs before the first episode (see :func:`warm_up_process`)."""
-        return await warm_up_process(warm_up, self.factory) if warm_up is not None else {}
+    async def warm(self, warm_up: WarmUp | None, *, own_process: bool = False) -> dict[str, Any]:
+        """Pay this process's one-time costs before the first episode (see :func:`warm_up_process`).
+
+        ``own_process`` (an episode actor, a process of its own): then also move everything imported and built
+        so far out of the garbage collector's sight and collect young objects less often, since hundreds of
+        concurrent episodes allocate fast and full collections would otherwise rescan the whole stack."""
+        done = await warm_up_process(warm_up, self.factory) if warm_up is not None else {}
+        if own_process:
+            tune_gc_for_episodes()
+        return done
 
     async def play(self, task: EpisodeTask) -> dict[str, Any]:
         """Play one episode; never raises for episode-level problems (they come back as an infra outcome)."""
