@@ -6,6 +6,10 @@ with the fake OpenAI server in its own process answering every call after ``--la
 - code-exec interface, 256 concurrent episodes (a sandbox interpreter per episode): each turn runs one
   python block calling an app tool, then replies.
 The scripted user and static judges complete the episodes (8 starter scenarios x repeats).
+Each figure is measured for both routes to an OpenAI-compatible server, side by side in one run: ``direct``
+(mmtsb's own pooled HTTP call, ``compat_route=direct``: the route for local vLLM servers at scale) and
+``fast`` (through litellm, the default for a model on an api_base); the JSON reports the direct route and
+adds the litellm figures under ``litellm``.
 
 Efficiency = achieved throughput / ideal throughput = ideal wall time / measured wall time, where the ideal
 is the longest episode's model latency (its number of agent calls x latency): what an infinitely fast harness
@@ -17,7 +21,7 @@ size: a page shared by N processes counts 1/N in each), since sandboxes are fork
 share most of their pages copy-on-write; summing plain RSS would count those shared pages hundreds of times
 (it is printed too).
 
-Usage: python benchmarks/concurrency.py [--episodes 512] [--code-episodes 256] [--latency 3] [--json]
+Usage: python benchmarks/concurrency.py [--episodes 512] [--code-episodes 256] [--latency 3] [--routes direct,fast] [--json]
 Targets: efficiency >= 0.9 and peak memory <= 8 GiB (tool-use, 512 episodes).
 """
 
@@ -122,14 +126,14 @@ def fake_server(replies: dict[str, Any], latency: float) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def measure(interface: str, episodes: int, latency: float, replies: dict[str, Any]) -> dict[str, Any]:
+def measure(interface: str, episodes: int, latency: float, replies: dict[str, Any], route: str = "direct") -> dict[str, Any]:
     from mmtsb.runner.execute import execute_run
     from mmtsb.runner.results import RunLayout
 
     repeats = -(-episodes // len(SCENARIOS))
     with fake_server(replies, latency) as base_url:
         cfg = apply_overrides(EpisodeConfig(), [f"agent={interface}", "agent_model.model=openai/fake-model",
-                                                f"agent_model.api_base={base_url}", "agent_model.max_retries=2",
+                                                f"agent_model.api_base={base_url}", "agent_model.max_retries=2", f"agent_model.compat_route={route}",
                                                 "agent_model.timeout_s=120", f"agent_model.concurrency={episodes * 2}"])
         n = len(SCENARIOS) * repeats
         runner = RunnerSettings(kind="local", max_concurrency=n, object_store_memory_mb=256)
@@ -147,7 +151,7 @@ def measure(interface: str, episodes: int, latency: float, replies: dict[str, An
     first_start = min(t["started_at"] for t in timings)
     last_end = max(t["started_at"] + t["duration_s"] for t in timings)
     steady = last_end - first_start
-    return {"interface": interface, "concurrency": n, "episodes": summary.n_episodes,
+    return {"interface": interface, "route": route, "concurrency": n, "episodes": summary.n_episodes,
             "agent_sr": summary.agent_sr, "infra_failures": summary.infra_failures, "wall_s": round(steady, 2),
             "startup_s": round(wall - steady, 2), "ideal_s": round(ideal, 2),
             "efficiency": round(ideal / steady, 3) if steady else None,
@@ -160,33 +164,36 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=512)
     ap.add_argument("--code-episodes", type=int, default=256)
     ap.add_argument("--latency", type=float, default=3.0)
+    ap.add_argument("--routes", default="direct,fast", help="routes to the server, comma-separated (direct, fast)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     import ray
 
+    routes = [r.strip() for r in args.routes.split(",") if r.strip()]
     results = []
     try:
         for interface, n, replies in (("tool_use", args.episodes, TOOL_USE_REPLIES),
                                       ("code_exec", args.code_episodes, CODE_REPLIES)):
-            if n <= 0:
-                continue
-            r = measure(interface, n, args.latency, replies)
-            results.append(r)
-            print(f"{interface:9s} {r['concurrency']} concurrent episodes: wall {r['wall_s']} s (+{r['startup_s']} s "
+            for route in routes if n > 0 else []:
+                r = measure(interface, n, args.latency, replies, route)
+                results.append(r)
+                print(f"{interface:9s} route {route:6s} {r['concurrency']} concurrent episodes: wall {r['wall_s']} s (+{r['startup_s']} s "
                   f"start-up), ideal {r['ideal_s']} s, efficiency {r['efficiency']} (target >= 0.9; "
                   f"{r['efficiency_with_startup']} counting start-up), peak memory {r['peak_rss_gib']} GiB PSS "
-                  f"(target <= 8; plain RSS summed {r['peak_rss_sum_gib']} GiB), Agent SR {r['agent_sr']}, infra failures {r['infra_failures']}", flush=True)
-            ray.shutdown()
+                      f"(target <= 8; plain RSS summed {r['peak_rss_sum_gib']} GiB), Agent SR {r['agent_sr']}, infra failures {r['infra_failures']}", flush=True)
+                ray.shutdown()
     finally:
         ray.shutdown()
     if args.json:
-        main_result = results[0]
-        out = {"concurrency": main_result["concurrency"], "efficiency": main_result["efficiency"],
-               "peak_rss_gib": main_result["peak_rss_gib"],
-               "efficiency_with_startup": main_result["efficiency_with_startup"]}
-        if len(results) > 1:
-            out["code_exec"] = {k: results[1][k] for k in ("concurrency", "efficiency", "efficiency_with_startup",
-                                                           "peak_rss_gib")}
+        keys = ("concurrency", "efficiency", "efficiency_with_startup", "peak_rss_gib")
+        pick = {(r["interface"], r["route"]): {k: r[k] for k in keys} for r in results}
+        main_route = routes[0]
+        out: dict[str, Any] = {"route": main_route, **pick.get(("tool_use", main_route), {})}
+        if ("code_exec", main_route) in pick:
+            out["code_exec"] = pick[("code_exec", main_route)]
+        if main_route != "fast" and ("tool_use", "fast") in pick:
+            out["litellm"] = {"tool_use": pick[("tool_use", "fast")],
+                              **({"code_exec": pick[("code_exec", "fast")]} if ("code_exec", "fast") in pick else {})}
         print(json.dumps(out))
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import aiohttp
 
+from mmtsb.jsonio import dumps_bytes
 from mmtsb.llm.config import ModelConfig
 from mmtsb.llm.errors import (
     LLMAuthError,
@@ -93,7 +94,7 @@ class DirectTransport:
         try:
             async with contextlib.AsyncExitStack() as stack:
                 session = self._session() if self.pooled else await stack.enter_async_context(aiohttp.ClientSession())
-                resp = await stack.enter_async_context(session.post(url, data=json.dumps(body).encode(), headers=headers,
+                resp = await stack.enter_async_context(session.post(url, data=dumps_bytes(body), headers=headers,
                                                                     timeout=timeout))
                 payload = await resp.read()
                 status, retry_after = resp.status, _parse_retry_after(resp.headers)

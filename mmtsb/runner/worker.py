@@ -9,7 +9,6 @@ so the driver only writes files and never rebuilds big objects.
 from __future__ import annotations
 
 import gc
-import json
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.episode.config import EpisodeConfig
+from mmtsb.jsonio import dumps
 from mmtsb.episode.play import play_scenario
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.runner.rows import episode_row
@@ -105,7 +105,7 @@ def failure_trajectory(task: EpisodeTask, error: str) -> dict[str, Any]:
 
 def outcome_of(trajectory: dict[str, Any], *, infra: bool, retryable: bool) -> dict[str, Any]:
     """What travels back to the driver: the row, the trajectory JSON, and how the episode failed (if it did)."""
-    text = json.dumps(trajectory, ensure_ascii=False, default=str)
+    text = dumps(trajectory)
     return {"row": episode_row(trajectory), "trajectory_json": text, "infra": infra, "retryable": retryable,
             "error": trajectory.get("error")}
 

@@ -49,11 +49,11 @@ def red_circle_png() -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
-async def ask(endpoint_model: str, api_base: str) -> dict[str, Any]:
+async def ask(endpoint_model: str, api_base: str, route: str = "fast") -> dict[str, Any]:
     from mmtsb.llm import LLMClient, ModelConfig, flush_litellm_logging
 
     client = LLMClient(ModelConfig(model=endpoint_model, api_base=api_base, temperature=0.0, max_tokens=256,
-                                   timeout_s=300, max_retries=1))
+                                   timeout_s=300, max_retries=1, compat_route=route))
     messages = [{"role": "user", "content": [
         {"type": "text", "text": "What colour is the shape in this image? Answer by calling report_shape_color."},
         {"type": "image_url", "image_url": {"url": red_circle_png()}}]}]
@@ -84,7 +84,8 @@ def run_check(args: argparse.Namespace) -> dict[str, Any]:
             result["startup_s"] = round(time.monotonic() - started, 1)
             result["api_base"], result["litellm_model"] = server.api_base, server.litellm_model
             result["command"] = server.command()
-            result["answer"] = asyncio.run(ask(server.litellm_model, server.api_base))
+            result["answer"] = asyncio.run(ask(server.litellm_model, server.api_base))          # through litellm
+            result["answer_direct"] = asyncio.run(ask(server.litellm_model, server.api_base, "direct"))
     except ServeError as exc:
         result["error"] = str(exc)
     except Exception as exc:  # noqa: BLE001 - reported in the JSON line

@@ -55,9 +55,11 @@ def test_open_weight_models_need_an_endpoint(compose_cfg):
 
 
 def test_the_direct_route_is_config_and_checked(compose_cfg):
-    s = build(compose_cfg, "model=qwen3_5_9b", "serve.api_base=http://gpu-node:8000/v1", "model.compat_route=direct")
-    assert s.episode.agent_model.compat_route == "direct"
-    assert build(compose_cfg, "model=qwen3_5_9b", "serve.api_base=http://h:1/v1").episode.agent_model.compat_route == "fast"
+    s = build(compose_cfg, "model=qwen3_5_9b", "serve.api_base=http://gpu-node:8000/v1")
+    assert s.episode.agent_model.compat_route == "direct"   # the served open-weight models skip litellm
+    s = build(compose_cfg, "model=qwen3_5_9b", "serve.api_base=http://h:1/v1", "model.compat_route=fast")
+    assert s.episode.agent_model.compat_route == "fast"
+    assert build(compose_cfg, "model=gpt_5_4_none").episode.agent_model.compat_route == "fast"
     with pytest.raises(RunConfigError, match=r"model.compat_route='sideways'.*fast, openai_sdk, direct"):
         build(compose_cfg, "model=qwen3_5_9b", "serve.api_base=http://h:1/v1", "model.compat_route=sideways")
     with pytest.raises(RunConfigError, match="model.compat_route=direct .* needs an api_base"):

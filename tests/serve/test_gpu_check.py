@@ -19,6 +19,7 @@ def test_gpu_check_script_against_the_fake(fake_vllm, tmp_path, monkeypatch, cap
     assert result["ok"] and result["stopped"] and result["litellm_model"] == "hosted_vllm/mmtsb-gpu-check"
     assert result["answer"]["tool_calls"][0]["name"] == "report_shape_color"
     assert result["answer"]["tool_calls"][0]["arguments"]["images"] == 1  # the image reached the server
+    assert result["answer_direct"]["tool_calls"] == result["answer"]["tool_calls"]   # both routes alike
     assert "--load-format" in result["command"] and "--enable-auto-tool-choice" in result["command"]
     record = fake_vllm.record()
     assert pid_gone(record["pid"]) and pid_gone(record["worker_pid"])
