@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 from mmtsb.jsonio import dumps, dumps_bytes
 
@@ -15,6 +15,6 @@ def test_round_trips_like_the_standard_encoder():
 
 
 def test_non_string_keys_unknown_objects_and_huge_ints():
-    when = datetime(2026, 4, 16, 23, 51, 15, tzinfo=timezone.utc)
+    when = datetime(2026, 4, 16, 23, 51, 15, tzinfo=UTC)
     assert json.loads(dumps({1: "a", "t": when, "s": {3}})) == {"1": "a", "t": when.isoformat(), "s": "{3}"}
     assert json.loads(dumps({"big": 2**80})) == {"big": 2**80}   # beyond orjson: the standard encoder takes over
