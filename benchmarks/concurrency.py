@@ -44,7 +44,7 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 from mmtsb.episode.config import EpisodeConfig, apply_overrides  # noqa: E402
-from mmtsb.runner.scaling_probe import PeakRss, tree_rss_bytes  # noqa: E402
+from mmtsb.runner.scaling_probe import PeakRss, process_tree, tree_rss_bytes  # noqa: E402
 from mmtsb.runner.settings import RunnerSettings, RunSettings  # noqa: E402
 
 SCENARIOS = [REPO / "scenarios" / "nominal" / f"mmtsb_nominal_{i:03d}.json" for i in range(1, 9)]
@@ -58,29 +58,10 @@ CODE_REPLIES = {
 }
 
 
-def _descendants(root: int) -> set[int]:
-    parent: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-    keep, frontier = {root}, [root]
-    while frontier:
-        current = frontier.pop()
-        for pid, ppid in parent.items():
-            if ppid == current and pid not in keep:
-                keep.add(pid)
-                frontier.append(pid)
-    return keep
-
-
 def tree_pss_bytes(root: int) -> int:
     """Proportional set size of ``root`` and its descendants (from /proc/<pid>/smaps_rollup)."""
     total = 0
-    for pid in _descendants(root):
+    for pid in process_tree(root):
         try:
             with open(f"/proc/{pid}/smaps_rollup") as f:
                 for line in f:

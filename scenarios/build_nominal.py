@@ -1809,33 +1809,43 @@ def scenario_json(d: Definition) -> dict[str, Any]:
     }
 
 
+def write_scenario(out_dir: Path, d: Definition, data: dict[str, Any]) -> list[Path]:
+    """Write one scenario's images and file under ``out_dir``; returns the written paths."""
+    written = []
+    for i, (_, render) in enumerate(d.images):
+        path = out_dir / d.image_path(i)
+        path.write_bytes(render())
+        written.append(path)
+    path = out_dir / f"{d.name}.json"
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [*written, path]
+
+
 def build(out_dir: Path, only: set[int] | None = None) -> list[Path]:
     """Write every scenario (and its images) under ``out_dir``; returns the written paths."""
     written = []
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     for make in SCENARIOS:
         d = make()
-        if only and d.number not in only:
-            continue
-        data = scenario_json(d)
-        for i, (_, render) in enumerate(d.images):
-            path = out_dir / d.image_path(i)
-            path.write_bytes(render())
-            written.append(path)
-        path = out_dir / f"{d.name}.json"
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        written.append(path)
+        if not only or d.number in only:
+            written += write_scenario(out_dir, d, scenario_json(d))
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT_DIR, help="output folder (default: %(default)s)")
+def cli(argv: list[str] | None, description: str, default_out: Path,
+        build_set: Callable[[Path, set[int] | None], list[Path]]) -> int:
+    """The generators' command line: ``--out DIR`` and ``--only N...``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=default_out, help="output folder (default: %(default)s)")
     parser.add_argument("--only", type=int, nargs="*", help="scenario numbers to build (default: all)")
     args = parser.parse_args(argv)
-    paths = build(args.out, set(args.only) if args.only else None)
+    paths = build_set(args.out, set(args.only) if args.only else None)
     print(f"wrote {len(paths)} files under {args.out}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return cli(argv, __doc__.splitlines()[0], OUT_DIR, build)
 
 
 SCENARIOS.extend([s001, s002, s003, s004, s005, s006, s007, s008, s009, s010, s011, s012, s013, s014])

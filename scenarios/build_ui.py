@@ -20,9 +20,7 @@ Usage: ``python scenarios/build_ui.py [--out DIR] [--only N ...]`` (default: the
 
 from __future__ import annotations
 
-import argparse
 import copy
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -452,28 +450,13 @@ def build(out_dir: Path, only: set[int] | None = None) -> list[Path]:
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     for make in VARIANTS:
         v = make()
-        if only and v.number not in only:
-            continue
-        data = scenario_json(v)
-        d = definition(v)
-        for i, (_, draw) in enumerate(d.images):
-            path = out_dir / d.image_path(i)
-            path.write_bytes(draw())
-            written.append(path)
-        path = out_dir / f"{d.name}.json"
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        written.append(path)
+        if not only or v.number in only:
+            written += nominal.write_scenario(out_dir, definition(v), scenario_json(v))
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT_DIR, help="output folder (default: %(default)s)")
-    parser.add_argument("--only", type=int, nargs="*", help="scenario numbers to build (default: all)")
-    args = parser.parse_args(argv)
-    paths = build(args.out, set(args.only) if args.only else None)
-    print(f"wrote {len(paths)} files under {args.out}")
-    return 0
+    return nominal.cli(argv, __doc__.splitlines()[0], OUT_DIR, build)
 
 
 if __name__ == "__main__":

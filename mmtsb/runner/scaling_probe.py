@@ -27,32 +27,37 @@ from mmtsb.runner.settings import RunnerSettings, RunSettings
 STARTERS = [f"mmtsb_nominal_00{i}.json" for i in (1, 2, 3, 4)]
 
 
-def tree_rss_bytes(root: int) -> int:
-    """Resident memory of ``root`` and all its descendants (from /proc)."""
-    parent: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
+def process_tree(root: int) -> set[int]:
+    """``root`` and all its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{entry}/statm") as f:
-                rss[int(entry)] = int(f.read().split()[1]) * page
-            parent[int(entry)] = int(fields[1])
+                children.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
         except (OSError, IndexError, ValueError):
             continue
     keep, frontier = {root}, [root]
-    children: dict[int, list[int]] = {}
-    for pid, ppid in parent.items():
-        children.setdefault(ppid, []).append(pid)
     while frontier:
         for child in children.get(frontier.pop(), []):
             if child not in keep:
                 keep.add(child)
                 frontier.append(child)
-    return sum(rss.get(p, 0) for p in keep)
+    return keep
+
+
+def tree_rss_bytes(root: int) -> int:
+    """Resident memory of ``root`` and all its descendants (from /proc)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for pid in process_tree(root):
+        try:
+            with open(f"/proc/{pid}/statm") as f:
+                total += int(f.read().split()[1]) * page
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 class PeakRss:

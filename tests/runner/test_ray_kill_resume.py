@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from mmtsb.runner.scaling_probe import process_tree
 from mmtsb.testing import FakeLLMServer
 from runkit import STARTERS, rows, temp_files, trajectory
 from testkit import REPO
@@ -29,24 +30,6 @@ REPLIES = {"rules": [{"match": "Successfully registered|Found \\\\d+ tools", "re
            "default": {"tool_calls": [{"id": "s", "name": "api_docs_search_api_docs", "arguments": {"query": "note"}}]}}
 
 
-def descendants(root: int) -> set[int]:
-    parent: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                parent[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-    found, frontier = set(), [root]
-    while frontier:
-        current = frontier.pop()
-        for pid, ppid in parent.items():
-            if ppid == current and pid not in found:
-                found.add(pid)
-                frontier.append(pid)
-    return found
-
-
 def start(run_dir: Path, base_url: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", RAY_RUN, str(run_dir), base_url, *map(str, STARTERS)],
                             cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -65,7 +48,7 @@ def test_a_ray_run_killed_with_sigkill_resumes_with_every_episode_exactly_once(t
                     break
                 time.sleep(0.05)
             assert first.poll() is None, first.stderr.read().decode()[-2000:]
-            orphans = descendants(first.pid)           # Ray's processes: left running by a killed driver
+            orphans = process_tree(first.pid) - {first.pid}   # Ray's processes: a killed driver leaves them
             os.kill(first.pid, signal.SIGKILL)
             first.wait(10)
             before = rows(run_dir)
