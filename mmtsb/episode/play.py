@@ -3,6 +3,7 @@ the trajectory (one JSON file per episode)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import tempfile
@@ -50,7 +51,9 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     agent, user = factory.agent(cfg), factory.user(cfg)
     agent_judge, user_judge = factory.judges(cfg)
     ui_judge = factory.ui_judge(cfg)
-    code_runner = factory.code_runner(cfg, session, scratch)
+    # started off the event loop: spawning a sandbox waits ~15 ms for its greeting, which would stall every
+    # other episode of the process
+    code_runner = await asyncio.to_thread(factory.code_runner, cfg, session, scratch)
     if code_runner is not None:
         session.code_runner = code_runner
     runner = EpisodeRunner(ctx, agent, user, agent_judge=agent_judge, user_judge=user_judge, code_runner=code_runner,
