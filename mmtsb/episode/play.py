@@ -3,10 +3,11 @@ the trajectory (one JSON file per episode)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from mmtsb.tools.levels import registry_for_level
 from mmtsb.tools.session import ToolSession, WorkingSet
 from mmtsb.ui.mode import AGENT_UI_TOOLS
 
+#: the interfaces whose agent (or oracle) runs Python in a sandbox
+CODE_INTERFACES = ("code_exec", "hybrid")
 #: tools never evicted from a tool-use agent's working set (execute_code only in the hybrid interface)
 PINNED_TOOLS = ("api_docs_search_api_docs",)
 HYBRID_PINNED_TOOLS = ("api_docs_search_api_docs", "execute_code")
@@ -51,9 +54,8 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     agent, user = factory.agent(cfg), factory.user(cfg)
     agent_judge, user_judge = factory.judges(cfg)
     ui_judge = factory.ui_judge(cfg)
-    # started off the event loop: spawning a sandbox waits ~15 ms for its greeting, which would stall every
-    # other episode of the process
-    code_runner = await asyncio.to_thread(factory.code_runner, cfg, session, scratch)
+    code_runner = (StartingRunner(lambda: factory.code_runner(cfg, session, scratch))
+                   if cfg.interface in CODE_INTERFACES else None)
     if code_runner is not None:
         session.code_runner = code_runner
     runner = EpisodeRunner(ctx, agent, user, agent_judge=agent_judge, user_judge=user_judge, code_runner=code_runner,
@@ -64,13 +66,50 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
         for closeable in (agent, user, agent_judge, user_judge, ui_judge):
             if closeable is not None:
                 await closeable.close()
-        if code_runner is not None and hasattr(code_runner, "close"):
+        if code_runner is not None:
             code_runner.close()
         world.close()
     result.trajectory["scenario_file"] = str(path)
     if trajectory_dir is not None:
         write_trajectory(result.trajectory, Path(trajectory_dir) / f"{scenario.name}.json")
     return result
+
+
+class StartingRunner:
+    """A code runner (sandbox interpreter) starting in a thread of its own; its first ``run`` waits for it.
+
+    Why: spawning a sandbox waits ~15 ms for its greeting. Done before the episode, with hundreds of episodes
+    starting at once, that delayed every episode's first model call; started aside, it overlaps that call.
+    A failed start raises from the first ``run`` (the episode then ends with an error, as before)."""
+
+    def __init__(self, start: Callable[[], Any]) -> None:
+        self._runner: Any = None
+        self._error: BaseException | None = None
+        self._done = threading.Event()
+        threading.Thread(target=self._start, args=(start,), name="mmtsb-sandbox-start", daemon=True).start()
+
+    def _start(self, start: Callable[[], Any]) -> None:
+        try:
+            self._runner = start()
+        except BaseException as e:  # noqa: BLE001 (re-raised by the first run)
+            self._error = e
+        finally:
+            self._done.set()
+
+    def ready(self) -> Any:
+        """The started runner (waits for it); raises what its start raised."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._runner
+
+    def run(self, code: str) -> Any:
+        return self.ready().run(code)
+
+    def close(self) -> None:
+        self._done.wait()
+        if self._runner is not None and hasattr(self._runner, "close"):
+            self._runner.close()
 
 
 def write_trajectory(trajectory: dict[str, Any], target: Path) -> Path:
