@@ -68,7 +68,11 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -
 
     started = time.process_time()
     factory = factory or RoleFactory()
-    for role in (factory.agent(warm_up.cfg), factory.user(warm_up.cfg), *factory.judges(warm_up.cfg)):
+    try:
+        roles = [factory.agent(warm_up.cfg), factory.user(warm_up.cfg), *factory.judges(warm_up.cfg)]
+    except Exception:  # noqa: BLE001 (a role that cannot be made fails its episodes, with their own report)
+        roles = []
+    for role in roles:
         if role is not None:
             await role.close()
     registry_for_level(warm_up.cfg.toolbox)
