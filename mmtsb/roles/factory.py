@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,13 @@ class RoleFactory:
 
     def __init__(self) -> None:
         self._shared: dict[str, Any] = {}
+
+    async def aclose(self) -> None:
+        """Close the connections the roles opened through this factory (the direct route's HTTP sessions)."""
+        if "mmtsb.roles.llm_common" in sys.modules:   # else no model role was ever made here
+            from mmtsb.roles.llm_common import close_shared
+
+            await close_shared(self._shared)
 
     def agent(self, cfg: EpisodeConfig) -> Role:
         if cfg.agent == "oracle":

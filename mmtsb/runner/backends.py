@@ -55,10 +55,7 @@ class InProcessBackend:
         return None
 
     async def stop(self) -> None:
-        if "mmtsb.roles.llm_common" in sys.modules:   # the direct route's HTTP sessions
-            from mmtsb.roles.llm_common import close_shared
-
-            await close_shared(self.worker.factory._shared)
+        await self.worker.factory.aclose()
         if "mmtsb.llm.runtime" in sys.modules:   # litellm queued logging work on this loop: drain it
             from mmtsb.llm.runtime import flush_litellm_logging
 
