@@ -22,7 +22,7 @@ def element_line(surface: Surface, node: Node) -> str:
     """One line describing a button or an input."""
     p = node.props
     if node.kind == "Button":
-        label = _button_label(surface, node)
+        label = button_label(surface, node)
         action = (p.get("action") or {}).get("name", "")
         keys = [c.get("key") for c in (p.get("action") or {}).get("context") or []]
         ctx = f", context: {', '.join(keys)}" if keys else ""
@@ -57,7 +57,8 @@ def element_line(surface: Surface, node: Node) -> str:
             f"selected: {json.dumps(selected)}{limit})")
 
 
-def _button_label(surface: Surface, node: Node) -> str:
+def button_label(surface: Surface, node: Node) -> str:
+    """The text drawn inside a button."""
     texts = [bound_text(surface, n.props.get("text"), n.scope) for n in node.walk() if n.kind == "Text"]
     return " ".join(t for t in texts if t)
 

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mmtsb.ui.elements import INTERACTIVE
+from mmtsb.ui.elements import INTERACTIVE, button_label
 from mmtsb.ui.state import Surface
 from mmtsb.ui.tree import Node, bound, bound_text, build_tree, display
 
@@ -59,12 +59,6 @@ class Structure:
         out = asdict(self)
         out["text_only"] = self.text_only
         return out
-
-
-def button_label(surface: Surface, node: Node) -> str:
-    """The text drawn inside a button."""
-    texts = [bound_text(surface, n.props.get("text"), n.scope) for n in node.walk() if n.kind == "Text"]
-    return " ".join(t for t in texts if t)
 
 
 def button_context(surface: Surface, node: Node) -> dict[str, Any]:
