@@ -20,22 +20,16 @@ import aiohttp
 from mmtsb.jsonio import dumps_bytes
 from mmtsb.llm.config import ModelConfig
 from mmtsb.llm.errors import (
-    LLMAuthError,
     LLMBadRequestError,
     LLMConnectionError,
-    LLMContextWindowError,
     LLMError,
-    LLMNotFoundError,
-    LLMRateLimitError,
     LLMServerError,
     LLMTimeoutError,
     _parse_retry_after,
+    class_for_status,
     redact,
 )
 
-#: phrases OpenAI-compatible servers use when a prompt does not fit the model's context
-_CONTEXT_PHRASES = ("maximum context length", "context length", "context window", "too many tokens",
-                    "prompt is too long")
 #: the request keys a client sets itself (a config's extra_params cannot override them)
 _RESERVED = frozenset({"model", "messages", "tools", "tool_choice", "stream"})
 
@@ -130,21 +124,7 @@ def _http_error(status: int, payload: bytes, retry_after: float | None, config: 
     """The LLMError for an HTTP error answer, with the server's message as detail."""
     detail = _error_message(payload) or f"HTTP {status}"
     detail = redact(" ".join(detail.split()), secret)[:800]
-    cls: type[LLMError]
-    if status == 429:
-        cls = LLMRateLimitError
-    elif status == 408:
-        cls = LLMTimeoutError
-    elif status >= 500:
-        cls = LLMServerError
-    elif status in (401, 403):
-        cls = LLMAuthError
-    elif status == 404:
-        cls = LLMNotFoundError
-    elif any(p in detail.lower() for p in _CONTEXT_PHRASES):
-        cls = LLMContextWindowError
-    else:
-        cls = LLMBadRequestError
+    cls = class_for_status(status, detail) or LLMBadRequestError
     return cls(detail, model=config.model, provider=config.provider,
                status_code=None if cls is LLMTimeoutError else status, retry_after_s=retry_after)
 

@@ -157,8 +157,19 @@ def _class_for(exc: BaseException) -> type[LLMError] | None:
     if (transport := _transport_cause(exc)) is not None:
         return transport
     status = getattr(exc, "status_code", None)
-    if not isinstance(status, int):
-        return None
+    return class_for_status(status) if isinstance(status, int) else None
+
+
+#: phrases OpenAI-compatible servers use when a prompt does not fit the model's context
+CONTEXT_PHRASES = ("maximum context length", "context length", "context window", "too many tokens",
+                   "prompt is too long")
+
+
+def class_for_status(status: int, detail: str | None = None) -> type[LLMError] | None:
+    """The LLMError class for an HTTP status (None below 400), shared by the litellm and the direct route.
+
+    With ``detail`` (the server's own message), a plain 4xx saying the prompt does not fit is a context-window
+    error; the litellm route passes none, litellm having told those apart already."""
     if status == 429:
         return LLMRateLimitError
     if status == 408:
@@ -170,6 +181,8 @@ def _class_for(exc: BaseException) -> type[LLMError] | None:
     if status == 404:
         return LLMNotFoundError
     if status >= 400:
+        if detail and any(p in detail.lower() for p in CONTEXT_PHRASES):
+            return LLMContextWindowError
         return LLMBadRequestError
     return None
 
