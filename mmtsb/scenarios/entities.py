@@ -20,6 +20,7 @@ from typing import Any
 
 from mmtsb.apps import all_apps
 from mmtsb.scenarios.model import Scenario
+from mmtsb.text import plural_stem
 from mmtsb.world.people import fallback_main_user_id, id_for_email
 
 DEFAULT_ID_OFFSET = 47900
@@ -27,14 +28,6 @@ _REF = re.compile(r"^([A-Za-z_]+?)_(\d+)$")
 _OWNER_COLUMNS = ("user_id", "sender_id", "payer_id")
 _RELATIVE_KEYS = {"years", "months", "weeks", "days", "hours", "minutes", "seconds", "year", "month", "day", "hour",
                   "minute", "second", "weekday"}
-
-
-def _singular(name: str) -> str:
-    if name.endswith("ies"):
-        return name[:-3] + "y"
-    if name.endswith(("sses", "shes", "ches", "xes")):
-        return name[:-2]
-    return name[:-1] if name.endswith("s") else name
 
 
 def reference_prefixes() -> dict[str, str]:
@@ -45,7 +38,7 @@ def reference_prefixes() -> dict[str, str]:
             if "." not in t.key:
                 continue
             out[f"{t.schema}_{t.name}"] = t.key
-            out[f"{t.schema}_{_singular(t.name)}"] = t.key
+            out[f"{t.schema}_{plural_stem(t.name)}"] = t.key
     return out
 
 

@@ -17,7 +17,6 @@ benchmark can rank catalog entries that have no implementation.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from typing import Generic, Literal, Protocol, TypeVar
@@ -26,6 +25,7 @@ import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
+from mmtsb.text import plural_stem
 from mmtsb.tools.spec import Role
 
 
@@ -51,28 +51,9 @@ _STOPWORDS = frozenset(STOPWORDS_EN) | {"e", "g", "etc", "please", "via"}
 SearchMethod = Literal["bm25", "reference"]
 
 
-@functools.lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A light plural stemmer ("notes" -> "note", "entries" -> "entry", "matches" -> "match").
-
-    Deliberately small and dependency-free (PyStemmer is not a dependency); documents and queries both go
-    through it, so only consistency matters. Stripping -ing/-ed/-e as well measured worse on the scenario
-    queries (benchmarks/search_ranking.py), so it stays at plurals.
-    """
-    if len(word) <= 3 or word.isdigit():
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def tokenize(text: str) -> list[str]:
     """Lowercase word pieces (underscores split words), stop words removed, stemmed."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+    return [plural_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
 
 
 # ------------------------------------------------------------------------------------------- BM25

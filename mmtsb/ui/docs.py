@@ -146,7 +146,10 @@ def _words(text: str) -> list[str]:
 
 
 def _stem(term: str) -> str:
-    """A crude stem used as a word prefix: pickers -> picker, templated -> templat, lists -> list."""
+    """A crude stem used as a word prefix: pickers -> picker, templated -> templat, lists -> list.
+
+    Not :func:`mmtsb.text.plural_stem`: doc words are matched unstemmed by prefix, so a query term is only
+    cut short (entries -> entri still starts "entries"; plural_stem's "entry" would not)."""
     for suffix in ("ing", "ed", "es", "s"):
         if term.endswith(suffix) and len(term) - len(suffix) >= 4:
             return term[: -len(suffix)]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmtsb.text import plural_stem
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
@@ -45,21 +46,10 @@ def _stopwords() -> frozenset[str]:
     return frozenset(STOPWORDS_EN) | _QUESTION_WORDS
 
 
-def _stem(word: str) -> str:
-    """A light English suffix stripper (plurals), so 'towers' finds 'tower'."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def tokenize(text: str) -> list[str]:
     """Lower-cased word tokens without English stop words, lightly stemmed."""
     stop = _stopwords()
-    return [_stem(t) for t in _TOKEN.findall(text.lower()) if t not in stop]
+    return [plural_stem(t) for t in _TOKEN.findall(text.lower()) if t not in stop]
 
 
 # ------------------------------------------------------------------------------------------ frozen web

@@ -15,9 +15,9 @@ from mmtsb.tools.discovery import (
     ToolSearchIndex,
     reference_keyword_rank,
     reference_keyword_scores,
-    stem,
     tokenize,
 )
+from mmtsb.text import plural_stem as stem
 from mmtsb.tools.discovery_tool import SEARCH_TOOL
 from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.session import ToolSession, WorkingSet
@@ -62,6 +62,12 @@ def test_tokenize_splits_snake_case_drops_stopwords_and_stems_plurals():
     assert tokenize("Please show the Notes of it!") == ["show", "note"]
     assert [stem(w) for w in ("entries", "matches", "messages", "address", "status", "bus")] == \
         ["entry", "match", "message", "address", "status", "bus"]
+
+
+def test_plural_and_singular_meet_for_every_plural_ending():
+    for plural, singular in [("sizes", "size"), ("freezes", "freeze"), ("boxes", "box"), ("dishes", "dish"),
+                             ("classes", "class"), ("directories", "directory"), ("1990s", "1990")]:
+        assert stem(plural) == stem(singular) == singular
 
 
 # --------------------------------------------------------------------------------------- BM25 index
