@@ -200,12 +200,10 @@ def _validate_value(spec: ToolSpec, p: ParamSpec, value: Any) -> Any:
 def check_requirements(spec: ToolSpec, world: World) -> None:
     """Raise the reference's errors when device state forbids the call (TOOLS.md §5)."""
     req = spec.requires
-    if req.network or req.wifi:
-        s = device.settings(world)
-        if req.wifi and not s.get("wifi"):
-            raise ConnectionError("WiFi is not enabled. Turn on WiFi to use web search.")
-        if req.network and not (s.get("wifi") or s.get("cellular")):
-            raise ConnectionError("Network is not available. Enable cellular or WiFi first.")
+    if req.wifi and not device.settings(world).get("wifi"):
+        raise ConnectionError("WiFi is not enabled. Turn on WiFi to use web search.")
+    if req.network and not device.network_available(world):
+        raise ConnectionError("Network is not available. Enable cellular or WiFi first.")
     if req.location and not device.settings(world).get("location_service"):
         raise PermissionError("Location service is off. Turn on location service first.")
     if req.auth and not device.is_logged_in(world, req.auth):
