@@ -4,12 +4,10 @@ outside UI mode; the reference-solution ``after_user`` part and the scripted ``u
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 from testkit import REPO
 
+from mmtsb.authoring import ui as ui_set
 from mmtsb.episode.messages import AGENT, ENV, USER
 from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import load_scenario
@@ -66,15 +64,10 @@ def test_validate_and_gold_check(path):
 
 
 def test_the_generator_reproduces_the_committed_files(tmp_path):
-    spec = importlib.util.spec_from_file_location("build_ui_under_test", REPO / "scenarios" / "build_ui.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-        written = module.build(tmp_path)
-    finally:
-        sys.modules.pop(spec.name, None)
+    written = ui_set.build(tmp_path)
     assert sorted(p.name for p in written if p.suffix == ".json") == [p.name for p in UI_FILES]
+    committed_files = sorted(p.relative_to(UI_DIR).as_posix() for p in UI_DIR.rglob("*") if p.is_file())
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == committed_files
     for p in written:
         committed = UI_DIR / p.relative_to(tmp_path)
         assert committed.read_bytes() == p.read_bytes(), f"{committed} differs from its generator"
