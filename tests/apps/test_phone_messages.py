@@ -3,7 +3,7 @@
 import pytest
 from testkit import MAIN_ID, call_err, call_ok
 
-from mmtsb.apps.phone.messages import TEXT, VOICE, Kind
+from mmtsb.apps.phone.tools_messages import TEXT, VOICE, Kind
 
 RIDDLE, SOLOMON = 20, 8
 

@@ -6,6 +6,6 @@ from mmtsb.apps.phone.schema import COMPANIONS, TABLES
 from mmtsb.apps.phone.seed import seed
 
 APP = App(name="phone", tables=TABLES,
-          tool_modules=("mmtsb.apps.phone.account", "mmtsb.apps.phone.contacts", "mmtsb.apps.phone.messages",
-                        "mmtsb.apps.phone.alarms"),
+          tool_modules=tuple(f"mmtsb.apps.phone.{m}" for m in (
+              "tools_account", "tools_contacts", "tools_messages", "tools_alarms")),
           seed=seed, companions=COMPANIONS, login_username="phone_number")

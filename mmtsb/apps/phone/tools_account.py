@@ -11,8 +11,8 @@ from typing import Any
 
 from mmtsb.apps import accounts
 from mmtsb.apps.common import api_error
-from mmtsb.apps.phone.helpers import AUTHED, ONLINE, PHONE, find_phone_user
-from mmtsb.apps.phone.messages import deliver_system_text
+from mmtsb.apps.phone.core import AUTHED, ONLINE, PHONE, find_phone_user
+from mmtsb.apps.phone.tools_messages import deliver_system_text
 from mmtsb.apps.phone.schema import USERS
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmtsb.apps.common import api_error, paginate, parse_date, parse_sort_by, search_rank
-from mmtsb.apps.phone.helpers import TOKEN, digits, full_name, me, require_phone_user, timestamp
+from mmtsb.apps.phone.core import TOKEN, digits, full_name, me, require_phone_user, timestamp
 from mmtsb.apps.phone.schema import CONTACTS, GLOBAL_TEXTS, GLOBAL_VOICES, USER_TEXTS, USER_VOICES, USERS
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World

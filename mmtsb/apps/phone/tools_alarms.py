@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from mmtsb.apps.common import api_error, paginate
-from mmtsb.apps.phone.helpers import ONLINE, TOKEN, me
+from mmtsb.apps.phone.core import ONLINE, TOKEN, me
 from mmtsb.apps.phone.schema import ALARMS
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World

@@ -8,7 +8,7 @@ from typing import Any
 
 from mmtsb.apps.accounts import check_email
 from mmtsb.apps.common import api_error, paginate, search_rank
-from mmtsb.apps.phone.helpers import ONLINE, TOKEN, digits, find_phone_user, me
+from mmtsb.apps.phone.core import ONLINE, TOKEN, digits, find_phone_user, me
 from mmtsb.apps.phone.schema import CONTACTS, USERS
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
