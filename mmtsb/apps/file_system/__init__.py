@@ -13,10 +13,10 @@ from mmtsb.apps.file_system.seed import drop_shadowed_seed_directories, home_pat
 APP = App(
     name="file_system", tables=TABLES, seed=seed,
     tool_modules=(
-        "mmtsb.apps.file_system.account_tools",
-        "mmtsb.apps.file_system.file_tools",
-        "mmtsb.apps.file_system.directory_tools",
-        "mmtsb.apps.file_system.archive_tools",
+        "mmtsb.apps.file_system.tools_account",
+        "mmtsb.apps.file_system.tools_files",
+        "mmtsb.apps.file_system.tools_directories",
+        "mmtsb.apps.file_system.tools_archives",
     ),
     companions={
         # deleting, copying, moving or compressing a directory writes the files inside it (and back)
