@@ -24,8 +24,9 @@ from omegaconf.errors import OmegaConfBaseException
 
 from mmtsb.config.paths import resolve_project_path
 from mmtsb.config.secrets import redact
-from mmtsb.episode.config import ConfigError, EpisodeConfig, ModelSettings
-from mmtsb.episode.context import Budgets
+from mmtsb.episode.config import ConfigError, EpisodeConfig
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.view import Budgets
 from mmtsb.runner.settings import LoggingSettings, RunnerSettings, RunSettings, config_hash
 
 #: the fields of a model entry that change what the model answers (part of the config hash)
@@ -96,7 +97,6 @@ def ui_mode(data: dict[str, Any]) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ models
-COMPAT_ROUTES = ("fast", "openai_sdk", "direct")   # mmtsb.llm.config.ModelConfig.compat_route
 def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings:
     """ModelSettings of an LLM role from its model entry; ``where`` names the config key in errors."""
     if entry is None:
@@ -113,17 +113,14 @@ def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings
         raise RunConfigError(f"{where}={name} ({model_id}) is an open-weight model served by vLLM but has no "
                              f"endpoint: run with serve=vllm to start a server, or point at a running one with "
                              f"serve.api_base=http://HOST:PORT/v1 (or {where}.api_base=...)")
-    route = entry.get("compat_route") or "fast"
-    if route not in COMPAT_ROUTES:
-        raise RunConfigError(f"{where}.compat_route={route!r} for model entry {name!r}: choose one of "
-                             f"{', '.join(COMPAT_ROUTES)}")
-    if route == "direct" and not entry.get("api_base"):
-        raise RunConfigError(f"{where}.compat_route=direct for model entry {name!r} needs an api_base (an "
-                             "OpenAI-compatible server such as vLLM)")
     known = {f.name for f in fields(ModelSettings)}
     values = {k: v for k, v in entry.items() if k in known and v is not None}
     values["extra_params"] = dict(entry.get("extra_params") or {})
-    return ModelSettings(**values)
+    settings = ModelSettings(**values)
+    problems = settings.problems()
+    if problems:
+        raise RunConfigError("; ".join(f"{where}.{problem}" for problem in problems) + f" (model entry {name!r})")
+    return settings
 
 
 def _role(data: dict[str, Any], role: str, *, static_kinds: tuple[str, ...]) -> tuple[str, ModelSettings]:

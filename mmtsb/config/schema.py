@@ -20,6 +20,8 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, OmegaConf
 
+from mmtsb.protocol.model_settings import ModelSettings
+
 SCHEMA_NAME = "mmtsb_schema"
 
 
@@ -93,27 +95,16 @@ class ServeHints:
 
 
 @dataclass
-class ModelConf:
-    """One model entry (``conf/model/<name>.yaml``); also the ``model`` of an LLM user or judge.
+class ModelConf(ModelSettings):
+    """One model entry (``conf/model/<name>.yaml``); also the ``model`` of an LLM user or judge: the fields of
+    :class:`~mmtsb.protocol.model_settings.ModelSettings` (the one definition of how a model is called) plus
+    the entry's short name, its kind and, for open-weight models, how ``serve=vllm`` starts them.
 
     ``model`` is a litellm id. The key is never configured: ``api_key_env`` names the variable holding it.
     Prices (USD per 1M tokens) are for models litellm's price map does not know; null uses the map."""
 
     name: str = MISSING                          # short name, as in results and reports (e.g. gpt_5_4_high)
     kind: ModelKind = ModelKind.llm
-    model: str | None = None                  # litellm id, e.g. openai/gpt-5.4, hosted_vllm/Qwen/Qwen3.5-9B
-    api_base: str | None = None               # endpoint for OpenAI-compatible servers (vLLM, gateways)
-    api_key_env: str | None = None            # NAME of the env variable holding the API key
-    temperature: float | None = None
-    max_tokens: int | None = None
-    reasoning_effort: str | None = None       # none/minimal/low/medium/high where the provider supports it
-    timeout_s: float = 120.0
-    max_retries: int = 4
-    concurrency: int = 16                        # in-flight requests to this provider, across the whole run
-    extra_params: dict[str, Any] = field(default_factory=dict)   # passed to litellm unchanged (thinking, top_p)
-    input_cost_per_mtok: float | None = None
-    output_cost_per_mtok: float | None = None
-    compat_route: str = "fast"                # api_base servers: fast (litellm) | openai_sdk | direct (no litellm)
     serve: ServeHints | None = None           # open-weight models: how `serve=vllm` starts them
 
 

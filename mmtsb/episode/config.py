@@ -6,31 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from mmtsb.episode.context import Budgets, Interface
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.view import Budgets, Interface
 
 AgentKind = Literal["oracle", "code_exec", "tool_use", "hybrid"]
 UserKind = Literal["scripted", "llm"]
 JudgeKindName = Literal["static", "llm", "none"]
-
-
-@dataclass
-class ModelSettings:
-    """Which model a role uses. ``model`` is a litellm id (``openai/gpt-5.4``, ``hosted_vllm/Qwen/...``);
-    ``api_key_env`` names the environment variable holding the key (the key itself is never configured)."""
-
-    model: str = ""
-    api_base: str | None = None
-    api_key_env: str | None = None
-    temperature: float | None = None
-    max_tokens: int | None = None
-    reasoning_effort: str | None = None
-    timeout_s: float = 120.0
-    max_retries: int = 4
-    concurrency: int = 16
-    input_cost_per_mtok: float | None = None      # USD per 1M prompt tokens, for models litellm does not price
-    output_cost_per_mtok: float | None = None
-    extra_params: dict[str, Any] = field(default_factory=dict)
-    compat_route: str = "fast"     # api_base servers: fast (litellm), openai_sdk, direct (no litellm; see mmtsb.llm.direct)
 
 
 @dataclass

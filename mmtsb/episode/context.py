@@ -1,30 +1,18 @@
-"""Everything one episode owns, passed explicitly to roles and the loop (no global state)."""
+"""Everything one episode owns, passed explicitly to the loop and (as an :class:`~mmtsb.protocol.EpisodeView`)
+to the roles (no global state)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from mmtsb.protocol.view import Budgets, Interface
 from mmtsb.scenarios.build import ScenarioWorld
 from mmtsb.scenarios.model import Scenario
 from mmtsb.scenarios.script import UserScript, parse_user_script
 from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.session import ToolSession
 from mmtsb.world.world import World
-
-Interface = Literal["code_exec", "tool_use", "hybrid"]
-
-
-@dataclass
-class Budgets:
-    """Limits of one episode. ``max_messages`` counts rows as the reference does (every tool call, result
-    and user tool call); the others are ours."""
-
-    max_messages: int | None = None          # None: the scenario's own max_messages
-    max_steps: int = 60                      # agent actions
-    wall_clock_s: float = 900.0
-    max_tokens: int | None = None            # all roles together
-
 
 @dataclass
 class EpisodeContext:

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.evidence import EpisodeEvidence
-from mmtsb.episode.messages import AGENT, ENV, USER, Message, Role as RoleName, ToolCall
+from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.messages import AGENT, ENV, USER, Message, Party, ToolCall
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
-from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
-from mmtsb.roles.judges.base import Judge, JudgeVerdict
+from mmtsb.protocol import Action, CallTools, Role, RunCode, Say
+from mmtsb.protocol.judges import Judge, JudgeVerdict
 from mmtsb.tools.session import to_jsonable
 from mmtsb.ui.state import UIState, ui_state
 
@@ -93,7 +93,7 @@ class EpisodeRunner:
         self._delivered: set[int] = set()      # image ids the agent has received from the user
 
     # ------------------------------------------------------------------ message plumbing
-    def _append(self, sender: RoleName, recipient: RoleName, content: str = "", *, count: int = 1,
+    def _append(self, sender: Party, recipient: Party, content: str = "", *, count: int = 1,
                 **kw: Any) -> Message:
         msg = Message(index=len(self.messages), sender=sender, recipient=recipient, content=content, **kw)
         self.messages.append(msg)
@@ -293,7 +293,7 @@ class EpisodeRunner:
         ids = list(say.image_ids)
         if ids:
             return ids
-        from mmtsb.roles.delivery import scheduled_images_for
+        from mmtsb.episode.delivery import scheduled_images_for
 
         return scheduled_images_for(self.ctx.scenario, say.text, self._delivered)
 

@@ -1,7 +1,8 @@
 """mmtsb's one LLM client over litellm: config-driven models, retries on transient errors only,
 per-provider concurrency limits, token/cost accounting per role, image encoding, on-disk response cache.
 
-The offline default (no price-map download) is set before litellm is imported.
+litellm is imported on first use (the direct route never imports it); the offline default (no price-map
+download) is set before that.
 """
 
 import os
@@ -10,7 +11,6 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from mmtsb.llm.cache import ResponseCache, cache_key
 from mmtsb.llm.client import LLMClient
-from mmtsb.llm.config import ModelConfig
 from mmtsb.llm.errors import (
     LLMAuthError,
     LLMBadRequestError,
@@ -27,12 +27,14 @@ from mmtsb.llm.errors import (
 from mmtsb.llm.images import ImageEncoder
 from mmtsb.llm.ledger import UsageLedger
 from mmtsb.llm.limits import ProviderLimits
-from mmtsb.llm.runtime import configure_litellm, flush_litellm_logging
+from mmtsb.llm.runtime import configure_litellm, flush_litellm_logging, load_litellm
 from mmtsb.llm.types import LLMResponse, ToolCall, Usage
+from mmtsb.protocol.model_settings import ModelSettings
 
 __all__ = [
     "ImageEncoder", "LLMAuthError", "LLMBadRequestError", "LLMClient", "LLMConfigError", "LLMConnectionError",
     "LLMContextWindowError", "LLMEmptyResponseError", "LLMError", "LLMNotFoundError", "LLMRateLimitError",
-    "LLMResponse", "LLMServerError", "LLMTimeoutError", "ModelConfig", "ProviderLimits", "ResponseCache",
+    "LLMResponse", "LLMServerError", "LLMTimeoutError", "ModelSettings", "ProviderLimits", "ResponseCache",
     "ToolCall", "Usage", "UsageLedger", "cache_key", "configure_litellm", "flush_litellm_logging",
+    "load_litellm",
 ]

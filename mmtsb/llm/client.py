@@ -1,4 +1,5 @@
-"""LLMClient: the one async entry point to every model, over ``litellm.acompletion``.
+"""LLMClient: the one async entry point to every model, over ``litellm.acompletion`` (or, on the direct route,
+one pooled HTTP POST; litellm is then never imported).
 
 One call = optional cache lookup -> per-attempt provider slot -> litellm (its own and the SDK's retries
 off) -> our tenacity policy on retryable errors only -> LLMResponse -> ledger. The API key is read from
@@ -12,7 +13,6 @@ import time
 from typing import Any
 
 from mmtsb.llm.cache import ResponseCache, cache_key
-from mmtsb.llm.config import ModelConfig
 from mmtsb.llm.direct import DirectTransport, request_body
 from mmtsb.llm.errors import LLMError, classify
 from mmtsb.llm.images import ImageEncoder, ImageLike
@@ -20,8 +20,9 @@ from mmtsb.llm.ledger import UsageLedger
 from mmtsb.llm.limits import ProviderLimits
 from mmtsb.llm.parse import to_llm_response
 from mmtsb.llm.retry import retrying
-from mmtsb.llm.runtime import litellm  # configured for offline, retry-free use
+from mmtsb.llm.runtime import load_litellm
 from mmtsb.llm.types import LLMResponse
+from mmtsb.protocol.model_settings import ModelSettings
 
 log = logging.getLogger("mmtsb.llm")
 
@@ -36,12 +37,13 @@ class LLMClient:
     """Calls one configured model. Share ``limits`` (and usually ``images``) across all clients of a
     process; give each episode its own ``ledger``."""
 
-    def __init__(self, config: ModelConfig, *, limits: ProviderLimits | None = None,
+    def __init__(self, config: ModelSettings, *, limits: ProviderLimits | None = None,
                  ledger: UsageLedger | None = None, cache: ResponseCache | None = None,
                  images: ImageEncoder | None = None, transport: DirectTransport | None = None) -> None:
-        """``transport``: the pooled HTTP sessions of the direct route (share one per process; without one,
-        each direct call opens and closes its own connection)."""
-        self.config = config
+        """``config`` is checked here (:meth:`ModelSettings.checked`: a bad setting raises ValueError);
+        ``transport``: the pooled HTTP sessions of the direct route (share one per process; without one, each
+        direct call opens and closes its own connection)."""
+        self.config = config.checked()
         self.limits = limits if limits is not None else ProviderLimits()
         self.ledger = ledger if ledger is not None else UsageLedger()
         self.cache = cache
@@ -114,7 +116,7 @@ class LLMClient:
             start = time.perf_counter()
             error: LLMError | None = None
             try:
-                response = await litellm.acompletion(**kwargs)
+                response = await load_litellm().acompletion(**kwargs)
             except Exception as exc:
                 error = classify(exc, model=self.config.model, provider=self.provider, secret=secret)
                 if error is None:

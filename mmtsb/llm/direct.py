@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 
 from mmtsb.jsonio import dumps_bytes
-from mmtsb.llm.config import ModelConfig
+from mmtsb.protocol.model_settings import ModelSettings
 from mmtsb.llm.errors import (
     LLMBadRequestError,
     LLMConnectionError,
@@ -39,7 +39,7 @@ def served_model_name(model: str) -> str:
     return model.split("/", 1)[1] if "/" in model else model
 
 
-def request_body(config: ModelConfig, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
+def request_body(config: ModelSettings, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
                  tool_choice: Any, params: dict[str, Any]) -> dict[str, Any]:
     """The chat-completions JSON body (what litellm would send such a server)."""
     # as litellm does: a null content (an assistant turn that only calls tools) is left out
@@ -79,7 +79,7 @@ class DirectTransport:
             session = self._sessions[loop] = aiohttp.ClientSession(connector=connector)
         return session
 
-    async def complete(self, config: ModelConfig, body: dict[str, Any], secret: str | None) -> dict[str, Any]:
+    async def complete(self, config: ModelSettings, body: dict[str, Any], secret: str | None) -> dict[str, Any]:
         """One attempt: the decoded JSON answer, or an LLMError (retryable or not) naming model and provider."""
         assert config.api_base, "the direct route needs an api_base"
         url = config.api_base.rstrip("/") + "/chat/completions"
@@ -119,7 +119,7 @@ class DirectTransport:
             await session.close()
 
 
-def _http_error(status: int, payload: bytes, retry_after: float | None, config: ModelConfig,
+def _http_error(status: int, payload: bytes, retry_after: float | None, config: ModelSettings,
                 secret: str | None) -> LLMError:
     """The LLMError for an HTTP error answer, with the server's message as detail."""
     detail = _error_message(payload) or f"HTTP {status}"

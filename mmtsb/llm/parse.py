@@ -6,9 +6,10 @@ import functools
 import json
 from typing import Any
 
-from mmtsb.llm.config import ModelConfig
 from mmtsb.llm.errors import LLMEmptyResponseError
+from mmtsb.llm.runtime import load_litellm
 from mmtsb.llm.types import LLMResponse, ToolCall, Usage
+from mmtsb.protocol.model_settings import ModelSettings
 
 
 def _text(content: Any) -> str | None:
@@ -36,7 +37,7 @@ def _tool_calls(message: dict[str, Any]) -> list[ToolCall]:
     return calls
 
 
-def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bool]:
+def cost_of(response: Any, config: ModelSettings, usage: Usage) -> tuple[float, bool]:
     """(USD, known): the config's prices when set (an explicit override wins), else litellm's price map,
     else (0.0, False)."""
     if config.has_prices:
@@ -45,8 +46,7 @@ def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bo
     if isinstance(response, dict):   # the direct route (no litellm response): price the configured id
         if not _litellm_prices(config.model):
             return 0.0, False
-        import litellm
-
+        litellm = load_litellm()
         prompt, completion = litellm.cost_per_token(model=config.model, prompt_tokens=usage.prompt_tokens,
                                                     completion_tokens=usage.completion_tokens)
         return float(prompt + completion), True
@@ -54,8 +54,7 @@ def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bo
     routed = config.litellm_model != config.model  # priced under the configured id, not the route's
     if hidden.get("response_cost") is not None and not routed:
         return float(hidden["response_cost"]), True
-    import litellm
-
+    litellm = load_litellm()
     try:
         if routed:
             prompt, completion = litellm.cost_per_token(model=config.model, prompt_tokens=usage.prompt_tokens,
@@ -69,8 +68,7 @@ def cost_of(response: Any, config: ModelConfig, usage: Usage) -> tuple[float, bo
 @functools.lru_cache(maxsize=256)
 def _litellm_prices(model: str) -> bool:
     """Whether litellm's (local) price map prices ``model`` (memoised: asking costs an exception when not)."""
-    import litellm
-
+    litellm = load_litellm()
     try:
         litellm.cost_per_token(model=model, prompt_tokens=1, completion_tokens=1)
     except Exception:  # noqa: BLE001  (litellm raises plain Exception for unknown models)
@@ -88,7 +86,7 @@ def _scrub(value: Any, secret: str) -> Any:
     return value
 
 
-def to_llm_response(response: Any, config: ModelConfig, latency_s: float,
+def to_llm_response(response: Any, config: ModelSettings, latency_s: float,
                     secret: str | None = None) -> LLMResponse:
     """Build the LLMResponse; an answer without choices raises LLMEmptyResponseError (retryable)."""
     raw: dict[str, Any] = response.model_dump() if hasattr(response, "model_dump") else dict(response)

@@ -13,7 +13,7 @@ import random
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 from tenacity.wait import wait_base, wait_random_exponential
 
-from mmtsb.llm.config import ModelConfig
+from mmtsb.protocol.model_settings import ModelSettings
 from mmtsb.llm.errors import LLMError
 
 log = logging.getLogger("mmtsb.llm")
@@ -46,7 +46,7 @@ def _log_retry(retry_state: RetryCallState) -> None:
     log.warning("retrying in %.2fs (attempt %d failed): %s", wait, retry_state.attempt_number, exc)
 
 
-def retrying(config: ModelConfig) -> AsyncRetrying:
+def retrying(config: ModelSettings) -> AsyncRetrying:
     """A fresh tenacity controller for one call under ``config``."""
     return AsyncRetrying(stop=stop_after_attempt(config.max_retries + 1),
                          wait=BackoffWait(config.retry_base_s, config.retry_max_wait_s),

@@ -1,13 +1,17 @@
-"""Process-wide litellm settings for offline, quiet, retry-free use, applied once on import.
+"""litellm, imported on first use and set up for offline, quiet, retry-free use (:func:`load_litellm`).
 
-Why: litellm would otherwise fetch its price map from the internet at import, print help banners on every
-error, and retry on its own underneath our policy. These are litellm's own module flags (not our state).
+Why lazily: importing litellm costs ~2 s and ~140 MB per process, and the direct route, the oracle and the
+static roles never need it. Why the settings: litellm would otherwise fetch its price map from the internet
+at import, print help banners on every error, and retry on its own underneath our policy. They are litellm's
+own module flags (not our state).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
+from types import ModuleType
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -16,11 +20,20 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("AIOHTTP_CONNECTOR_LIMIT", "8192")
 os.environ.setdefault("AIOHTTP_CONNECTOR_LIMIT_PER_HOST", "4096")
 
-import litellm
 
 
-def configure_litellm() -> None:
+def load_litellm() -> ModuleType:
+    """The litellm module, imported on the first call and configured (:func:`configure_litellm`)."""
+    import litellm
+
+    configure_litellm(litellm)
+    return litellm
+
+
+def configure_litellm(litellm: ModuleType | None = None) -> None:
     """Idempotent: no telemetry, no debug banners, no downloads, no litellm-level retries."""
+    if litellm is None:
+        import litellm
     litellm.telemetry = False
     litellm.suppress_debug_info = True
     litellm.set_verbose = False
@@ -33,8 +46,11 @@ async def flush_litellm_logging(timeout: float = 5.0) -> None:
     """Drain and stop litellm's background logging worker in the current event loop.
 
     Call it before closing an event loop that made litellm calls (e.g. at the end of ``asyncio.run``),
-    otherwise litellm's queued success handlers are garbage-collected unawaited and warn.
+    otherwise litellm's queued success handlers are garbage-collected unawaited and warn. Nothing to do when
+    litellm was never imported.
     """
+    if "litellm" not in sys.modules:
+        return
     from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
 
     for _ in range(3):  # litellm enqueues its handlers from tasks created after the call returned
@@ -72,5 +88,3 @@ def _forget_stale_worker(worker: Any) -> None:
     if running is not None:
         running.clear()
 
-
-configure_litellm()

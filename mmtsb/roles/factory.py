@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.episode.config import EpisodeConfig
-from mmtsb.roles.base import Role
-from mmtsb.roles.judges.base import Judge
+from mmtsb.protocol import Role
+from mmtsb.protocol.judges import Judge
 from mmtsb.roles.judges.static import StaticAgentJudge, StaticUIJudge, StaticUserJudge
 from mmtsb.roles.oracle import OracleAgent
 from mmtsb.roles.scripted_user import ScriptedUser

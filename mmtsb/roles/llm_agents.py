@@ -12,7 +12,7 @@ from typing import Any
 from mmtsb.episode.config import EpisodeConfig
 from mmtsb.roles.agents.code_exec import CodeExecAgent
 from mmtsb.roles.agents.tool_use import ToolUseAgent
-from mmtsb.roles.base import Role
+from mmtsb.protocol import Role
 
 __all__ = ["CodeExecAgent", "ToolUseAgent", "make_llm_agent"]
 

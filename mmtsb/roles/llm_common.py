@@ -1,4 +1,4 @@
-"""What the model-driven roles share: settings -> ModelConfig, process-wide client resources, usage
+"""What the model-driven roles share: checked model settings, process-wide client resources, usage
 accounting, image content parts, and :class:`ModelRole`, the base that keeps an append-only chat history.
 
 Process-wide objects live in the ``shared`` dict owned by the RoleFactory (never in module globals):
@@ -12,15 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from mmtsb.episode.config import ModelSettings
-from mmtsb.llm import ImageEncoder, LLMClient, LLMResponse, ModelConfig, ProviderLimits, ResponseCache
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.llm import ImageEncoder, LLMClient, LLMResponse, ProviderLimits, ResponseCache
 from mmtsb.llm.direct import DirectTransport
-from mmtsb.roles.base import Role, RoleUsage
+from mmtsb.protocol import Role, RoleUsage
 
 if TYPE_CHECKING:
-    from mmtsb.episode.context import EpisodeContext
+    from mmtsb.protocol.view import EpisodeView
 
 OpenAIMessage = dict[str, Any]
 
@@ -32,26 +30,10 @@ CACHE_KEY_PREFIX = "response_cache:"
 _THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
 
 
-def model_config(settings: ModelSettings, *, role: str = "agent") -> ModelConfig:
-    """The LLM client's config for a role's ModelSettings; ``reasoning_effort`` and ``extra_params`` pass
-    through unchanged. A bad setting raises ValueError naming the role's config section."""
-    if not settings.model:
-        raise ValueError(f"{role}_model.model is empty: set it to a litellm model id (e.g. openai/gpt-5.4)")
-    extra = dict(settings.extra_params)
-    if settings.reasoning_effort is not None:
-        extra.setdefault("reasoning_effort", settings.reasoning_effort)
-    try:
-        return ModelConfig(model=settings.model, api_base=settings.api_base, api_key_env=settings.api_key_env,
-                           temperature=settings.temperature, max_tokens=settings.max_tokens,
-                           timeout_s=settings.timeout_s, max_retries=settings.max_retries,
-                           concurrency=settings.concurrency, extra_params=extra,
-                           compat_route=settings.compat_route,
-                           input_cost_per_mtok=settings.input_cost_per_mtok,
-                           output_cost_per_mtok=settings.output_cost_per_mtok)
-    except ValidationError as e:
-        problems = "; ".join((f"{'.'.join(map(str, err['loc']))}: " if err["loc"] else "")
-                             + str(err["msg"]).removeprefix("Value error, ") for err in e.errors())
-        raise ValueError(f"{role}_model: {problems}") from None
+def model_config(settings: ModelSettings, *, role: str = "agent") -> ModelSettings:
+    """A role's settings checked for a model call (provider resolved); a bad setting raises ValueError naming
+    the role's config section (``agent_model.model is empty``, ``user_model: compat_route=...``)."""
+    return settings.checked(f"{role}_model")
 
 
 def provider_limits(shared: dict[str, Any]) -> ProviderLimits:
@@ -126,7 +108,7 @@ class ModelRole(Role):
         self.history: list[OpenAIMessage] = []
         self.conversions = 0
         self.reasoning: list[str] = []
-        self.ctx: EpisodeContext | None = None
+        self.ctx: EpisodeView | None = None
 
     # ---- history -----------------------------------------------------------------------------------------
     def _add(self, message: OpenAIMessage) -> OpenAIMessage:

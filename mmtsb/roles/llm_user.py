@@ -4,7 +4,7 @@ Its history mirrors the conversation: the SYSTEM->USER script (with ``{{USER_INS
 supervisor rules and the challenge-type guardrail) is the system message, the agent's messages are ``user``
 turns and the user's own are ``assistant`` turns (with a ``[Sent image IDs: ...]`` suffix). Delivery is blind:
 the user never sees its own images; of the images the agent shows it, only the latest is sent as an image.
-The deterministic delivery fallback lives in the loop (mmtsb.roles.delivery), not here.
+The deterministic delivery fallback lives in the loop (mmtsb.episode.delivery), not here.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import json
 import re
 from typing import Any
 
-from mmtsb.episode.config import ModelSettings
-from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message, ToolCall
-from mmtsb.roles.base import Action, CallTools, Say
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.view import EpisodeView
+from mmtsb.protocol.messages import AGENT, ENV, SYSTEM, USER, Message, ToolCall
+from mmtsb.protocol import Action, CallTools, Say
 from mmtsb.roles.llm_common import ModelRole, split_think
 from mmtsb.roles.prompts.user import (
     EMPTY_MESSAGE,
@@ -69,7 +69,7 @@ class LLMUser(ModelRole):
         self._last: Message | None = None
         self._turn = 0
 
-    async def start(self, ctx: EpisodeContext) -> None:
+    async def start(self, ctx: EpisodeView) -> None:
         self.ctx = ctx
         self.instruction = user_instruction(ctx.scenario.taxonomy.challenge_type, ui=ctx.ui)
         if ctx.ui:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.messages import AGENT, ENV, USER, Message, ToolCall
-from mmtsb.roles.base import Action, CallTools, Role, RunCode, Say
+from mmtsb.protocol.view import EpisodeView
+from mmtsb.protocol.messages import AGENT, ENV, USER, Message, ToolCall
+from mmtsb.protocol import Action, CallTools, Role, RunCode, Say
 from mmtsb.scenarios.solution import ReferenceSolution, SolutionError, SolutionRunner
 from mmtsb.tools.levels import level_of, level_python, reachable, to_level_call
 from mmtsb.tools.session import ToolError, ToolOutcome
@@ -39,7 +39,7 @@ class OracleAgent(Role):
         self._scenario = ""
         self.level = "full"
 
-    async def start(self, ctx: EpisodeContext) -> None:
+    async def start(self, ctx: EpisodeView) -> None:
         solution = ReferenceSolution.from_scenario(ctx.scenario)
         if solution is None:
             raise SolutionError(f"scenario {ctx.scenario.name!r} has no metadata.reference_solution; "

@@ -11,9 +11,9 @@ as a person reads the screenshot.
 
 from __future__ import annotations
 
-from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.messages import AGENT, ENV, USER, Message, ToolCall
-from mmtsb.roles.base import Action, CallTools, Role, Say
+from mmtsb.protocol.view import EpisodeView
+from mmtsb.protocol.messages import AGENT, ENV, USER, Message, ToolCall
+from mmtsb.protocol import Action, CallTools, Role, Say
 from mmtsb.scenarios.script import UI_INTERACTIONS_KEY, UIInteraction, parse_ui_interactions
 
 UI_NOTE = "<ui_state_server>"
@@ -27,14 +27,14 @@ class ScriptedUser(Role):
         super().__init__()
         self._rounds: list = []
         self._next = 1  # index into rounds of the next round to deliver (round 1 is the scenario's first message)
-        self._ctx: EpisodeContext | None = None
+        self._ctx: EpisodeView | None = None
         self._ui: dict[int, list[UIInteraction]] = {}
         self._pending: list[UIInteraction] = []    # choices still to make in the current round
         self._shown = False                        # an interactive screen was shown since the user last spoke
         self._clicked: tuple[UIInteraction, str] | None = None   # the interaction sent, and its call id
         self._calls = 0
 
-    async def start(self, ctx: EpisodeContext) -> None:
+    async def start(self, ctx: EpisodeView) -> None:
         self._ctx = ctx
         self._rounds = list(ctx.script.rounds)
         extra = ctx.scenario.metadata.model_extra or {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
 
 #: tools that are not app tools (never counted in tool recall)
 FRAMEWORK_TOOLS = frozenset({"api_docs_search_api_docs", "execute_code", "end_conversation",

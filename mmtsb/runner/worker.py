@@ -61,7 +61,7 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -
     """Import the episode stack (the configured roles are made and closed once: an LLM role pulls in litellm),
     build the toolbox, and build (then drop) a world per listed scenario; a scenario that fails to build is
     skipped here (its episode reports the error). Returns what was done."""
-    import mmtsb.roles.delivery  # noqa: F401  (pulls rouge-score, nltk and scipy: ~1 s of imports)
+    import mmtsb.episode.delivery  # noqa: F401  (pulls rouge-score, nltk and scipy: ~1 s of imports)
     from mmtsb.scenarios.build import build_world
     from mmtsb.scenarios.loader import load_scenario
     from mmtsb.tools.levels import registry_for_level

@@ -50,9 +50,9 @@ def red_circle_png() -> str:
 
 
 async def ask(endpoint_model: str, api_base: str, route: str = "fast") -> dict[str, Any]:
-    from mmtsb.llm import LLMClient, ModelConfig, flush_litellm_logging
+    from mmtsb.llm import LLMClient, ModelSettings, flush_litellm_logging
 
-    client = LLMClient(ModelConfig(model=endpoint_model, api_base=api_base, temperature=0.0, max_tokens=256,
+    client = LLMClient(ModelSettings(model=endpoint_model, api_base=api_base, temperature=0.0, max_tokens=256,
                                    timeout_s=300, max_retries=1, compat_route=route))
     messages = [{"role": "user", "content": [
         {"type": "text", "text": "What colour is the shape in this image? Answer by calling report_shape_color."},

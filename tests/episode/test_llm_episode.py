@@ -15,7 +15,7 @@ import pytest
 from mmtsb.episode.config import EpisodeConfig, apply_overrides
 from mmtsb.episode.play import play_scenario
 from mmtsb.llm import flush_litellm_logging
-from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.judges import AGENT_CRITERIA, USER_CRITERIA
 from mmtsb.testing import FakeLLMServer
 from testkit import REPO
 

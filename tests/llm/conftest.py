@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mmtsb.llm import ModelConfig, flush_litellm_logging
+from mmtsb.llm import ModelSettings, flush_litellm_logging
 from mmtsb.testing import FakeLLMServer
 
 
@@ -36,21 +36,21 @@ def server() -> Iterator[FakeLLMServer]:
         yield srv
 
 
-def fast_config(server: FakeLLMServer, **overrides: Any) -> ModelConfig:
+def fast_config(server: FakeLLMServer, **overrides: Any) -> ModelSettings:
     """An OpenAI-compatible config pointed at ``server`` with millisecond backoff."""
     fields: dict[str, Any] = {"model": "openai/fake-model", "api_base": server.base_url, "timeout_s": 5.0,
                               "max_retries": 3, "retry_base_s": 0.01, "retry_max_wait_s": 2.0}
     fields.update(overrides)
-    return ModelConfig(**fields)
+    return ModelSettings(**fields)
 
 
 @pytest.fixture(params=["fast", "direct"])
-def config_for(request: pytest.FixtureRequest) -> Callable[..., ModelConfig]:
+def config_for(request: pytest.FixtureRequest) -> Callable[..., ModelSettings]:
     """``fast_config`` on each route to an OpenAI-compatible server: through litellm ("fast") and litellm
     skipped ("direct"); both must behave alike (retries, errors, parsing, accounting)."""
     route = request.param
 
-    def make(server: Any, **overrides: Any) -> ModelConfig:
+    def make(server: Any, **overrides: Any) -> ModelSettings:
         return fast_config(server, **{"compat_route": route, **overrides})
 
     return make

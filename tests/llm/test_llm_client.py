@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mmtsb.llm import LLMClient, ModelConfig, UsageLedger
+from mmtsb.llm import LLMClient, ModelSettings, UsageLedger
 
 USER = [{"role": "user", "content": "What is on my calendar?"}]
 TOOLS = [{"type": "function", "function": {
@@ -114,14 +114,19 @@ def test_ledger_totals_per_role(server, run, config_for):
 
 
 def test_model_config_derives_provider_and_rejects_typos():
-    assert ModelConfig(model="anthropic/claude-sonnet-4-5").provider == "anthropic"
-    assert ModelConfig(model="gemini/gemini-3.1-pro").provider == "gemini"
-    assert ModelConfig(model="hosted_vllm/Qwen/Qwen3.5-9B", api_base="http://gpu-node:8000/v1").provider == "gpu-node:8000"
-    assert ModelConfig(model="openai/gpt-5.4", provider="openai-batch").provider == "openai-batch"
-    with pytest.raises(ValueError, match="temprature"):
-        ModelConfig(model="openai/gpt-5.4", temprature=0.0)
+    assert ModelSettings(model="anthropic/claude-sonnet-4-5").checked().provider == "anthropic"
+    assert ModelSettings(model="gemini/gemini-3.1-pro").checked().provider == "gemini"
+    assert ModelSettings(model="hosted_vllm/Qwen/Qwen3.5-9B",
+                         api_base="http://gpu-node:8000/v1").checked().provider == "gpu-node:8000"
+    assert ModelSettings(model="openai/gpt-5.4", provider="openai-batch").checked().provider == "openai-batch"
+    with pytest.raises(TypeError, match="temprature"):
+        ModelSettings(model="openai/gpt-5.4", temprature=0.0)
     with pytest.raises(ValueError, match="provider prefix"):
-        ModelConfig(model="gpt-5.4")
+        ModelSettings(model="gpt-5.4").checked()
+    with pytest.raises(ValueError, match="provider prefix"):   # the client checks its settings
+        LLMClient(ModelSettings(model="gpt-5.4"))
+    with pytest.raises(ValueError, match=r"agent_model: max_tokens=0: must be greater than 0; concurrency=0"):
+        ModelSettings(model="openai/gpt-5.4", max_tokens=0, concurrency=0).checked("agent_model")
 
 
 def test_reasoning_effort_passes_through_extra_params(server, run, config_for):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 
 import pytest
@@ -20,7 +22,7 @@ def test_key_from_env_is_sent_as_bearer_and_never_leaks(run, config_for, monkeyp
         caplog.set_level(logging.DEBUG, logger=name)
     with FakeLLMServer(script=[{"fault": "server_error"}, "hello", {"status": 401}], api_key=SECRET) as server:
         config = config_for(server, api_key_env="MMTSB_TEST_KEY")
-        assert SECRET not in config.model_dump_json() and SECRET not in repr(config)
+        assert SECRET not in json.dumps(dataclasses.asdict(config)) and SECRET not in repr(config)
         client = LLMClient(config)
         response = run(client.complete(USER))  # one retry on the way (logged)
         assert response.text == "hello"

@@ -17,11 +17,11 @@ from PIL import Image
 from mmtsb.episode.config import EpisodeConfig, ModelSettings
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.loop import EpisodeRunner
-from mmtsb.episode.messages import AGENT, ENV, USER, Message
+from mmtsb.protocol.messages import AGENT, ENV, USER, Message
 from mmtsb.llm import LLMAuthError, flush_litellm_logging
 from mmtsb.roles.agents.code_exec import CodeExecAgent, execution_body, first_code_block
 from mmtsb.roles.agents.tool_use import EXECUTE_CODE, ToolUseAgent
-from mmtsb.roles.base import CallTools, RunCode, Say
+from mmtsb.protocol import CallTools, RunCode, Say
 from mmtsb.roles.llm_agents import make_llm_agent
 from mmtsb.roles.llm_common import IMAGES_KEY, model_config
 from mmtsb.roles.prompts.agent import (
@@ -133,8 +133,8 @@ def test_model_settings_map_to_model_config():
                                      extra_params={"top_p": 0.9}))
     assert (cfg.model, cfg.api_key_env, cfg.temperature, cfg.max_tokens) == ("openai/gpt-5.4", "MY_KEY", 0.3, 99)
     assert (cfg.timeout_s, cfg.max_retries, cfg.concurrency) == (30, 2, 3)
-    assert cfg.extra_params == {"top_p": 0.9, "reasoning_effort": "high"}
-    assert cfg.request_params()["reasoning_effort"] == "high"
+    assert cfg.extra_params == {"top_p": 0.9} and cfg.provider == "openai"
+    assert cfg.request_params() == {"temperature": 0.3, "max_tokens": 99, "top_p": 0.9, "reasoning_effort": "high"}
     with pytest.raises(ValueError, match="agent_model.model is empty"):
         model_config(ModelSettings())
     with pytest.raises(ValueError, match="agent_model: .*provider prefix"):

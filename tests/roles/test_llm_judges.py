@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from mmtsb.episode.config import ModelSettings
-from mmtsb.episode.evidence import EpisodeEvidence
-from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message, ToolCall
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.messages import AGENT, ENV, SYSTEM, USER, Message, ToolCall
 from mmtsb.llm import ImageEncoder, flush_litellm_logging
-from mmtsb.roles.judges.base import AGENT_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.judges import AGENT_CRITERIA, USER_CRITERIA
 from mmtsb.roles.judges.llm import (
     LLMAgentJudge,
     LLMUserJudge,
@@ -301,7 +301,7 @@ def test_model_settings_map_to_a_judge_config():
     cfg = model_config_from_settings(ModelSettings(model="openai/gpt-5.4", reasoning_effort="high", max_retries=2,
                                                    extra_params={"top_p": 0.9}))
     assert cfg.max_tokens == 8192 and cfg.temperature is None and cfg.max_retries == 2
-    assert cfg.extra_params == {"top_p": 0.9, "reasoning_effort": "high"}
+    assert cfg.request_params() == {"max_tokens": 8192, "top_p": 0.9, "reasoning_effort": "high"}
     plain = model_config_from_settings(ModelSettings(model="anthropic/claude-sonnet-4-5", max_tokens=12000,
                                                      api_key_env="ANTHROPIC_API_KEY"))
     assert (plain.max_tokens, plain.temperature, plain.api_key_env) == (12000, 0.0, "ANTHROPIC_API_KEY")

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from mmtsb.episode.config import ModelSettings
+from mmtsb.protocol.model_settings import ModelSettings
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.loop import EpisodeRunner
-from mmtsb.episode.messages import AGENT, ENV, USER, Message, ToolCall
+from mmtsb.protocol.messages import AGENT, ENV, USER, Message, ToolCall
 from mmtsb.llm import flush_litellm_logging
-from mmtsb.roles.base import Action, CallTools, Role, Say
+from mmtsb.protocol import Action, CallTools, Role, Say
 from mmtsb.roles.llm_user import LLMUser, strip_sent_ids
 from mmtsb.roles.prompts.user import (
     GUARDRAIL_ERROR_CORRECTION,

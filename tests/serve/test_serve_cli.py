@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from mmtsb.llm import LLMClient, ModelConfig, flush_litellm_logging
+from mmtsb.llm import LLMClient, ModelSettings, flush_litellm_logging
 from mmtsb.serve.cli import main
 from serve_fakes import FakeVLLM, pid_gone
 
@@ -90,7 +90,7 @@ def test_serves_until_ctrl_c_then_stops_vllm(conf_dir, fake_vllm, tmp_path):
     try:
         assert info["litellm model"] == "hosted_vllm/qwen-test"
         assert info["api_base"].startswith("http://127.0.0.1:") and info["log"].endswith(".log")
-        client = LLMClient(ModelConfig(model=info["litellm model"], api_base=info["api_base"], max_retries=0))
+        client = LLMClient(ModelSettings(model=info["litellm model"], api_base=info["api_base"], max_retries=0))
 
         async def ask():
             try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mmtsb.llm import LLMClient, ModelConfig, flush_litellm_logging
+from mmtsb.llm import LLMClient, ModelSettings, flush_litellm_logging
 from mmtsb.serve import (Endpoint, ModelServeSpec, ServeError, ServeSettings, VLLMServer, VLLMStartError,
                          VLLMStartTimeout, serving, vllm_command)
 from serve_fakes import FakeVLLM, pid_gone
@@ -38,7 +38,7 @@ def settings(fake: FakeVLLM, tmp_path: Path, mode: str = "ok", spec: ModelServeS
 
 
 def complete(endpoint: Endpoint, **kwargs) -> object:
-    client = LLMClient(ModelConfig(model=endpoint.litellm_model, api_base=endpoint.api_base, timeout_s=10,
+    client = LLMClient(ModelSettings(model=endpoint.litellm_model, api_base=endpoint.api_base, timeout_s=10,
                                    max_retries=0))
 
     async def main():

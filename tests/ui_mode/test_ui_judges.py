@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
 from mmtsb.testing import FakeLLMServer
 from mmtsb.ui.examples import button, column, comp, screen, text
 from uikit import GLEN, SHOW, glen_email_step, load, play, screen_step, ui_config, with_round, write

@@ -9,7 +9,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
 from mmtsb.runner.rows import episode_row
 from mmtsb.scenarios.script import parse_user_script
 from mmtsb.testing import FakeLLMServer

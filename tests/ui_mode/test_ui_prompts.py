@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from mmtsb.episode.config import ModelSettings
+from mmtsb.protocol.model_settings import ModelSettings
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.play import PINNED_TOOLS
 from mmtsb.roles.agents.tool_use import ToolUseAgent

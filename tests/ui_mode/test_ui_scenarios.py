@@ -8,7 +8,7 @@ import pytest
 from testkit import REPO
 
 from mmtsb.authoring import ui as ui_set
-from mmtsb.episode.messages import AGENT, ENV, USER
+from mmtsb.protocol.messages import AGENT, ENV, USER
 from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import load_scenario
 from mmtsb.scenarios.script import ScriptError, parse_ui_interactions, parse_user_script

@@ -6,10 +6,10 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from mmtsb.episode.config import ModelSettings
-from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message
-from mmtsb.roles.base import Action, Say
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.view import EpisodeView
+from mmtsb.protocol.messages import AGENT, ENV, SYSTEM, USER, Message
+from mmtsb.protocol import Action, Say
 from mmtsb.roles.llm_common import ModelRole
 from mmtsb.roles.prompts.user import EMPTY_MESSAGE
 
@@ -32,10 +32,10 @@ class LLMAgent(ModelRole):
         self._conversation_started = False
 
     @abstractmethod
-    def build_system_prompt(self, ctx: EpisodeContext) -> str:
+    def build_system_prompt(self, ctx: EpisodeView) -> str:
         """The composed system prompt for this episode."""
 
-    async def start(self, ctx: EpisodeContext) -> None:
+    async def start(self, ctx: EpisodeView) -> None:
         self.ctx = ctx
         self.system_prompt = self.build_system_prompt(ctx)
         self._add({"role": "system", "content": self.system_prompt})

@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mmtsb.episode.config import ModelSettings
-from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.messages import Message
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.view import EpisodeView
+from mmtsb.protocol.messages import Message
 from mmtsb.roles.agents.base import LLMAgent
-from mmtsb.roles.base import Action, RunCode, Say
+from mmtsb.protocol import Action, RunCode, Say
 from mmtsb.roles.llm_common import split_think
 from mmtsb.roles.prompts.agent import (
     AGENT_CODE_EXEC_PROMPT_VERSION,
@@ -81,7 +81,7 @@ class CodeExecAgent(LLMAgent):
         super().__init__(model_settings, shared, response_cache_dir=response_cache_dir)
         self._results_message: dict[str, Any] | None = None
 
-    def build_system_prompt(self, ctx: EpisodeContext) -> str:
+    def build_system_prompt(self, ctx: EpisodeView) -> str:
         return code_exec_prompt(ctx.world.clock.now())
 
     def observe_result(self, message: Message) -> None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mmtsb.episode.config import ModelSettings
-from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.messages import Message, ToolCall
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.view import EpisodeView
+from mmtsb.protocol.messages import Message, ToolCall
 from mmtsb.llm import LLMResponse
 from mmtsb.roles.agents.base import LLMAgent
-from mmtsb.roles.base import Action, CallTools, RunCode, Say
+from mmtsb.protocol import Action, CallTools, RunCode, Say
 from mmtsb.roles.llm_common import split_think
 from mmtsb.roles.prompts.agent import (
     AGENT_HYBRID_PROMPT_VERSION,
@@ -70,7 +70,7 @@ class ToolUseAgent(LLMAgent):
         self._builtin_exec = False
         self._step = 0
 
-    def build_system_prompt(self, ctx: EpisodeContext) -> str:
+    def build_system_prompt(self, ctx: EpisodeView) -> str:
         self._builtin_exec = self.hybrid and EXECUTE_CODE not in ctx.registry
         if ctx.ui:  # UI mode: the UI-first prompt (SPEC.md §4)
             self.prompt_version = AGENT_UI_HYBRID_PROMPT_VERSION if self.hybrid else AGENT_UI_PROMPT_VERSION

@@ -15,18 +15,19 @@ label. What differs from the reference (SPEC §9.9):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from mmtsb.episode.config import ModelSettings
-from mmtsb.episode.evidence import EpisodeEvidence
-from mmtsb.episode.messages import AGENT, ENV, SYSTEM, USER, Message
-from mmtsb.llm import LLMClient, LLMError, LLMResponse, ModelConfig
+from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.messages import AGENT, ENV, SYSTEM, USER, Message
+from mmtsb.llm import LLMClient, LLMError, LLMResponse
 from mmtsb.roles.judges import prompts
-from mmtsb.roles.judges.base import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
+from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
 from mmtsb.roles.judges.parse import ParsedVerdict, VerdictParseError, parse_verdict
 from mmtsb.roles.llm_common import direct_transport, image_encoder, model_config, provider_limits, response_cache
 
@@ -42,8 +43,8 @@ _CODE_IMAGE_IDS = re.compile(r"image_ids?\s*[=:]\s*(\[[^\]]*\]|['\"][\d,\s]+['\"
 
 # ---------------------------------------------------------------------------------------------- config
 def model_config_from_settings(settings: ModelSettings, *, default_max_tokens: int = DEFAULT_MAX_TOKENS,
-                               default_temperature: float | None = 0.0) -> ModelConfig:
-    """A ModelConfig for a judge: the roles' common mapping (``reasoning_effort`` and ``extra_params``
+                               default_temperature: float | None = 0.0) -> ModelSettings:
+    """A ModelSettings for a judge: the roles' common mapping (``reasoning_effort`` and ``extra_params``
     passed through), plus a generous ``max_tokens`` default so the JSON is not cut, and temperature 0
     unless set or reasoning is configured (reasoning models take only their default temperature; litellm's
     ``drop_params`` removes it where a provider rejects it)."""
@@ -51,10 +52,10 @@ def model_config_from_settings(settings: ModelSettings, *, default_max_tokens: i
     update: dict[str, Any] = {}
     if config.max_tokens is None:
         update["max_tokens"] = default_max_tokens
-    extra = config.extra_params
-    if config.temperature is None and "reasoning_effort" not in extra and "thinking" not in extra:
+    params = config.request_params()
+    if config.temperature is None and "reasoning_effort" not in params and "thinking" not in params:
         update["temperature"] = default_temperature
-    return config.model_copy(update=update) if update else config
+    return dataclasses.replace(config, **update) if update else config
 
 
 # ---------------------------------------------------------------------------------------------- images
@@ -355,7 +356,7 @@ class LLMJudge(Judge):
         if not truncated:
             return self.client
         budget = min(MAX_REPAIR_TOKENS, 2 * (self.config.max_tokens or DEFAULT_MAX_TOKENS))
-        config = self.config.model_copy(update={"max_tokens": budget})
+        config = dataclasses.replace(self.config, max_tokens=budget)
         return LLMClient(config, limits=self.client.limits, ledger=self.client.ledger, cache=self.client.cache,
                          images=self.client.images, transport=self.client.transport)
 
@@ -520,7 +521,7 @@ def query_delivery_text(evidence: EpisodeEvidence) -> str:
 def ui_image_ids(evidence: EpisodeEvidence) -> list[tuple[int, str]]:
     """UI screenshots only, most telling first: the screens shown to the user and the interaction results,
     then the other renders (drafts the user never saw); chronological within each group."""
-    from mmtsb.episode.evidence import ui_screens
+    from mmtsb.protocol.evidence import ui_screens
 
     screens = ui_screens(evidence)
     seen: list[tuple[int, str]] = []
@@ -537,7 +538,7 @@ def ui_image_ids(evidence: EpisodeEvidence) -> list[tuple[int, str]]:
 
 
 def ui_screens_text(evidence: EpisodeEvidence) -> str:
-    from mmtsb.episode.evidence import ui_screens
+    from mmtsb.protocol.evidence import ui_screens
     from mmtsb.ui.inspect import describe
 
     lines = []
@@ -550,7 +551,7 @@ def ui_screens_text(evidence: EpisodeEvidence) -> str:
 
 
 def ui_interactions_text(evidence: EpisodeEvidence) -> str:
-    from mmtsb.episode.evidence import ui_interactions
+    from mmtsb.protocol.evidence import ui_interactions
 
     lines = []
     for i in ui_interactions(evidence):
@@ -576,7 +577,7 @@ class LLMUIJudge(LLMJudge):
         return ui_image_ids(evidence)
 
     def evidence_text(self, evidence: EpisodeEvidence, images: ImagePlan) -> str:
-        from mmtsb.episode.evidence import ui_tool_trace
+        from mmtsb.protocol.evidence import ui_tool_trace
         from mmtsb.ui.mode import ui_requirements
 
         required = ui_requirements(evidence.scenario.task_completion_criteria) or \

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mmtsb.roles.judges.base import CriterionVerdict
+from mmtsb.protocol.judges import CriterionVerdict
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n?(.*?)```", re.DOTALL)
 _TRUE = {"true", "pass", "passed", "yes", "y", "1", "ok"}

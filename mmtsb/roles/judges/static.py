@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from mmtsb.episode.evidence import EpisodeEvidence
-from mmtsb.roles.judges.base import CriterionVerdict, Judge, JudgeVerdict
+from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.judges import CriterionVerdict, Judge, JudgeVerdict
 
 NOTE = ("Static approximation (no model): decided from the entity diff, tool errors, side effects and "
         "deterministic delivery checks; criteria that need reading the conversation are not assessed.")
@@ -98,7 +98,7 @@ class StaticUIJudge(Judge):
     name = "static"
 
     async def judge(self, evidence: EpisodeEvidence) -> JudgeVerdict:
-        from mmtsb.episode.evidence import ui_interactions, ui_screens
+        from mmtsb.protocol.evidence import ui_interactions, ui_screens
         from mmtsb.ui.inspect import describe
         from mmtsb.ui.mode import ui_requirements
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mmtsb.episode.messages import AGENT, ENV, USER, Message
+from mmtsb.protocol.messages import AGENT, ENV, USER, Message
 from mmtsb.eval.result import EntityDiffResult
 from mmtsb.scenarios.model import Scenario
 from mmtsb.scenarios.script import UserScript

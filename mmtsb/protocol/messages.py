@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-Role = Literal["SYSTEM", "USER", "AGENT", "EXECUTION_ENVIRONMENT"]
-SYSTEM: Role = "SYSTEM"
-USER: Role = "USER"
-AGENT: Role = "AGENT"
-ENV: Role = "EXECUTION_ENVIRONMENT"
+#: the four parties of a conversation (SPEC.md §3.1)
+Party = Literal["SYSTEM", "USER", "AGENT", "EXECUTION_ENVIRONMENT"]
+SYSTEM: Party = "SYSTEM"
+USER: Party = "USER"
+AGENT: Party = "AGENT"
+ENV: Party = "EXECUTION_ENVIRONMENT"
 
 
 @dataclass
@@ -32,15 +33,15 @@ class Message:
     """One row of the conversation."""
 
     index: int
-    sender: Role
-    recipient: Role
+    sender: Party
+    recipient: Party
     content: str = ""
     image_ids: list[int] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_call_id: str | None = None          # set on a tool result: the call it answers
     tool_name: str | None = None
     is_error: bool = False                   # a failed tool call or execution
-    visible_to: tuple[Role, ...] = ()
+    visible_to: tuple[Party, ...] = ()
     conversation_active: bool = True
     meta: dict[str, Any] = field(default_factory=dict)
 
@@ -48,7 +49,7 @@ class Message:
         if not self.visible_to:
             self.visible_to = (self.sender, self.recipient)
 
-    def visible(self, role: Role) -> bool:
+    def visible(self, role: Party) -> bool:
         return role in self.visible_to
 
     def to_dict(self) -> dict[str, Any]:

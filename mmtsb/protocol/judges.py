@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from mmtsb.episode.evidence import EpisodeEvidence
+    from mmtsb.protocol.evidence import EpisodeEvidence
 
 JudgeKind = Literal["agent", "user", "ui"]
 

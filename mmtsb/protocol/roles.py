@@ -8,40 +8,12 @@ turn. :meth:`Role.act` returns one action; the loop turns it into messages and r
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from mmtsb.episode.messages import Message, ToolCall
-
-if TYPE_CHECKING:
-    from mmtsb.episode.context import EpisodeContext
-
-
-@dataclass
-class Say:
-    """Talk to the other party (agent -> user reply, or user -> agent message with optional images)."""
-
-    text: str
-    image_ids: list[int] = field(default_factory=list)
-
-
-@dataclass
-class CallTools:
-    """Call tools (one or several in parallel); ``text`` is anything said alongside."""
-
-    calls: list[ToolCall]
-    text: str = ""
-
-
-@dataclass
-class RunCode:
-    """Run Python in the episode's sandbox (code-execution interface)."""
-
-    code: str
-    text: str = ""
-
-
-Action = Say | CallTools | RunCode
+from mmtsb.protocol.actions import Action
+from mmtsb.protocol.messages import Message
+from mmtsb.protocol.view import EpisodeView
 
 
 @dataclass
@@ -75,7 +47,7 @@ class Role(ABC):
     def __init__(self) -> None:
         self.usage = RoleUsage()
 
-    async def start(self, ctx: "EpisodeContext") -> None:
+    async def start(self, ctx: EpisodeView) -> None:
         """Called once before the first message; the role may read the scenario and the tools."""
 
     def observe(self, message: Message) -> None:

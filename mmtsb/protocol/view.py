@@ -1,0 +1,65 @@
+"""What a role may read of the episode it plays in: :class:`EpisodeView`, plus the episode's limits
+(:class:`Budgets`) and interface names.
+
+Why a protocol: roles are written against this small read-only surface, not against the episode loop's own
+objects, so the roles package never imports the episode package (the episode's ``EpisodeContext``
+satisfies it; tests may pass any object that does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from mmtsb.scenarios.model import Scenario
+    from mmtsb.scenarios.script import UserScript
+    from mmtsb.tools.registry import ToolRegistry
+    from mmtsb.tools.session import ToolSession
+    from mmtsb.world.world import World
+
+#: the agent interfaces of the paper (the registry of agent kinds says which one each agent uses)
+Interface = Literal["code_exec", "tool_use", "hybrid"]
+
+
+@dataclass
+class Budgets:
+    """Limits of one episode. ``max_messages`` counts rows as the reference does (every tool call, result
+    and user tool call); the others are ours."""
+
+    max_messages: int | None = None          # None: the scenario's own max_messages
+    max_steps: int = 60                      # agent actions
+    wall_clock_s: float = 900.0
+    max_tokens: int | None = None            # all roles together
+
+
+class EpisodeView(Protocol):
+    """The episode as a role sees it: the scenario and its script, the world (images, clock), the tools it
+    may call through the session, the interface, UI mode, seed and budgets. Roles read; the loop writes."""
+
+    @property
+    def scenario(self) -> Scenario: ...
+
+    @property
+    def script(self) -> UserScript: ...
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def registry(self) -> ToolRegistry: ...
+
+    @property
+    def session(self) -> ToolSession: ...
+
+    @property
+    def interface(self) -> Interface: ...
+
+    @property
+    def ui(self) -> bool: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def budgets(self) -> Budgets: ...
