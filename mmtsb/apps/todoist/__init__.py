@@ -1,8 +1,7 @@
 """Todoist: projects (shared through collaborator links), sections, tasks, sub-tasks, labels, comments with
 attachments, project invites and notifications."""
 
-from mmtsb.apps.accounts import seed_users
-from mmtsb.apps.base import App, BaseContext
+from mmtsb.apps.base import App
 from mmtsb.apps.todoist.schema import (
     ATTACHMENTS,
     COMMENTS,
@@ -18,22 +17,7 @@ from mmtsb.apps.todoist.schema import (
     TASKS,
     USERS,
 )
-from mmtsb.world.world import World
-
-#: base rows are written before a scenario's: Inbox projects and their links take ids 1..110 (the user's
-#: id), below the 400+ projects and 50000+ links that scenario files insert
-SEED_CREATED_AT = "2023-01-01T00:00:00"
-
-
-def seed(world: World, base: BaseContext) -> None:
-    """Every base person is a Todoist user with an Inbox project (and the owner's collaborator link)."""
-    seed_users(world, "todoist", base.people)
-    for p in base.people:
-        world.insert(PROJECTS, {"id": p.id, "user_id": p.id, "name": "Inbox", "color": "charcoal", "is_inbox": True,
-                                "description": "", "created_at": SEED_CREATED_AT})
-        world.insert(LINKS, {"id": p.id, "project_id": p.id, "user_id": p.id, "is_favorite": False,
-                             "is_archived": False, "created_at": SEED_CREATED_AT})
-
+from mmtsb.apps.todoist.seed import seed
 
 _TASK_TREE = (SUB_TASKS, TASK_LABELS, COMMENTS, ATTACHMENTS)
 
@@ -41,12 +25,12 @@ APP = App(
     name="todoist",
     tables=TABLES,
     tool_modules=(
-        "mmtsb.apps.todoist.account_tools",
-        "mmtsb.apps.todoist.project_tools",
-        "mmtsb.apps.todoist.task_tools",
-        "mmtsb.apps.todoist.label_tools",
-        "mmtsb.apps.todoist.comment_tools",
-        "mmtsb.apps.todoist.notification_tools",
+        "mmtsb.apps.todoist.tools_account",
+        "mmtsb.apps.todoist.tools_projects",
+        "mmtsb.apps.todoist.tools_tasks",
+        "mmtsb.apps.todoist.tools_labels",
+        "mmtsb.apps.todoist.tools_comments",
+        "mmtsb.apps.todoist.tools_notifications",
     ),
     seed=seed,
     companions={
