@@ -11,12 +11,12 @@ _RECEIPTS = ("file_system.files", "file_system.directories")
 APP = App(
     name="venmo", tables=TABLES, seed=seed,
     tool_modules=(
-        "mmtsb.apps.venmo.account_tools",
-        "mmtsb.apps.venmo.money_tools",
-        "mmtsb.apps.venmo.request_tools",
-        "mmtsb.apps.venmo.social_tools",
-        "mmtsb.apps.venmo.card_tools",
-        "mmtsb.apps.venmo.notification_tools",
+        "mmtsb.apps.venmo.tools_account",
+        "mmtsb.apps.venmo.tools_money",
+        "mmtsb.apps.venmo.tools_requests",
+        "mmtsb.apps.venmo.tools_social",
+        "mmtsb.apps.venmo.tools_cards",
+        "mmtsb.apps.venmo.tools_notifications",
     ),
     companions={
         # paying moves balances and notifies; approving a request creates its transaction; receipts are files
