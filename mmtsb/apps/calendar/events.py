@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from mmtsb.apps.calendar.schema import CALENDARS_KEY, EVENTS_KEY, STAGING_KEY
-from mmtsb.apps.setting.state import is_date_only, parse_iso, to_datetime
+from mmtsb.apps.setting.core import is_date_only, parse_iso, to_datetime
 from mmtsb.world.world import World
 
 

@@ -19,7 +19,7 @@ from dateutil.relativedelta import relativedelta
 
 from mmtsb.apps.calendar.events import overlaps, span
 from mmtsb.apps.calendar.schema import EVENTS_KEY, STAGING_KEY
-from mmtsb.apps.setting.state import iso, to_datetime
+from mmtsb.apps.setting.core import iso, to_datetime
 from mmtsb.world.world import World
 
 #: the most instances one search may expand per series (a guard against absurdly wide ranges)

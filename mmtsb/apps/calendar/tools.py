@@ -26,7 +26,7 @@ from mmtsb.apps.calendar.events import (
 )
 from mmtsb.apps.calendar.matching import SEMANTIC_THRESHOLD, near, text_similarity
 from mmtsb.apps.calendar.schema import CALENDARS_KEY, EVENTS_KEY, STAGING_KEY
-from mmtsb.apps.setting.state import check_coordinates, device_tz, iso, parse_iso, to_datetime
+from mmtsb.apps.setting.core import check_coordinates, device_tz, iso, parse_iso, to_datetime
 from mmtsb.tools.spec import tool
 from mmtsb.tools.types import NOT_GIVEN, CalendarRecurrenceFrequencyType, NotGiven, given
 from mmtsb.world.world import World

@@ -12,7 +12,7 @@ from typing import Any
 
 from mmtsb.apps.calendar.matching import FUZZY_THRESHOLD, fuzzy_score, near
 from mmtsb.apps.reminder.schema import REMINDER_FIELDS, REMINDER_KEY
-from mmtsb.apps.setting.state import check_coordinates, device_tz, iso, parse_iso, to_datetime
+from mmtsb.apps.setting.core import check_coordinates, device_tz, iso, parse_iso, to_datetime
 from mmtsb.tools.spec import tool
 from mmtsb.tools.types import NOT_GIVEN, NotGiven, given
 from mmtsb.world.world import World

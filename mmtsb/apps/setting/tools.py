@@ -7,7 +7,7 @@ cannot be turned on while low-battery mode is on (PermissionError).
 
 from __future__ import annotations
 
-from mmtsb.apps.setting.state import SETTING, setting_row
+from mmtsb.apps.setting.core import SETTING, setting_row
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
