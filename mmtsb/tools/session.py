@@ -62,6 +62,11 @@ class ToolOutcome:
 class ArgumentError(TypeError):
     """Wrong, missing or unknown arguments (the message names the tool and the parameter)."""
 
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        #: the parameter at fault, when there is one
+        self.param = param
+
 
 class WorkingSet:
     """The LRU set of discovered tools offered to a tool-use agent (capacity 100 in the reference)."""
@@ -171,30 +176,52 @@ def validate_arguments(spec: ToolSpec, arguments: Any) -> dict[str, Any]:
     if missing:
         raise ArgumentError(f"Tool {spec.name!r}: missing required parameter(s) {', '.join(map(repr, missing))}.")
     out: dict[str, Any] = {}
+    given: dict[str, Any] = {}   # what the arguments model validates
+    errors: list[ArgumentError] = []
     for p in spec.params:
         if p.name not in arguments:
             out[p.name] = p.default
-            continue
-        out[p.name] = _validate_value(spec, p, arguments[p.name])
-    return out
+        elif arguments[p.name] is None and not (p.required and p.nullable):
+            try:
+                out[p.name] = _null_value(spec, p)
+            except ArgumentError as e:
+                errors.append(e)
+        else:
+            value = arguments[p.name]
+            if p.core_type is int and isinstance(value, float) and value.is_integer():
+                value = int(value)
+            given[p.name] = value
+    if given:
+        try:
+            checked = spec.arguments_model.model_validate(given)
+        except ValidationError as e:
+            # a required parameter given as null is not in ``given``: pydantic calls it missing (reported above)
+            errors += [_argument_error(spec, given, x) for x in e.errors()
+                       if not (x["type"] == "missing" and len(x["loc"]) == 1)]
+        else:
+            out.update({f.alias or k: getattr(checked, k) for k, f in type(checked).model_fields.items()
+                        if (f.alias or k) in given})
+    if errors:  # the first bad parameter in signature order, whether wrongly typed or wrongly null
+        raise min(errors, key=lambda e: spec.param_names.index(e.param or ""))
+    return {p.name: out[p.name] for p in spec.params}
 
 
-def _validate_value(spec: ToolSpec, p: ParamSpec, value: Any) -> Any:
-    if value is None:
-        if p.nullable or (not p.required and p.default is None):
-            return None
-        if not p.required and p.default is NOT_GIVEN:
-            return NOT_GIVEN  # an explicit null for an optional field means "not given"
-        raise ArgumentError(f"Tool {spec.name!r}: parameter {p.name!r} must not be null "
-                            f"(expected {p.catalog_type}).")
-    if p.core_type is int and isinstance(value, float) and value.is_integer():
-        value = int(value)
-    try:
-        return spec.adapter(p).validate_python(value)
-    except ValidationError as e:
-        detail = e.errors()[0].get("msg", str(e)) if e.errors() else str(e)
-        raise ArgumentError(f"Tool {spec.name!r}: parameter {p.name!r} expects {p.catalog_type}, got "
-                            f"{value!r} ({type(value).__name__}): {detail}.") from None
+def _null_value(spec: ToolSpec, p: ParamSpec) -> Any:
+    """What an explicit null means for an optional or nullable parameter (ArgumentError where it is not allowed)."""
+    if p.nullable or (not p.required and p.default is None):
+        return None
+    if not p.required and p.default is NOT_GIVEN:
+        return NOT_GIVEN  # an explicit null for an optional field means "not given"
+    raise ArgumentError(f"Tool {spec.name!r}: parameter {p.name!r} must not be null "
+                        f"(expected {p.catalog_type}).", param=p.name)
+
+
+def _argument_error(spec: ToolSpec, given: dict[str, Any], error: Any) -> ArgumentError:
+    """The ArgumentError for one of pydantic's errors (its ``loc`` starts with the parameter's name)."""
+    name = str(error["loc"][0])
+    value = given[name]
+    return ArgumentError(f"Tool {spec.name!r}: parameter {name!r} expects {spec.param(name).catalog_type}, "
+                         f"got {value!r} ({type(value).__name__}): {error['msg']}.", param=name)
 
 
 def check_requirements(spec: ToolSpec, world: World) -> None:

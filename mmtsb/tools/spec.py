@@ -1,21 +1,25 @@
 """The ``@tool`` decorator and :class:`ToolSpec`: one typed function is the whole definition of a tool.
 
 Everything else about a tool (its OpenAI function schema, its search document, its catalog-style
-parameter list, its validation) is derived here from the signature and the Google-style docstring.
+parameter list, its validation) is derived here from the signature and the Google-style docstring. The
+arguments of a call are validated by one pydantic model per tool (:attr:`ToolSpec.arguments_model`), and the
+tool's JSON schema is that model's ``model_json_schema()`` brought to the function-calling shape.
 """
 
 from __future__ import annotations
 
+import copy
 import enum
+import functools
 import inspect
 import types
 import typing
-from dataclasses import dataclass, field
-from typing import Any, Literal, Union
-from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union
+from collections.abc import Callable, Sequence
 
 import docstring_parser
-from pydantic import TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 from mmtsb.tools.types import NOT_GIVEN, ImageId, NotGiven
 
@@ -79,7 +83,6 @@ class ToolSpec:
     needs_context: bool
     #: names of FULL tools a reduced-level tool absorbs (searched together with its own name)
     absorbs: tuple[str, ...] = ()
-    _adapters: dict[str, TypeAdapter] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def param_names(self) -> list[str]:
@@ -88,21 +91,22 @@ class ToolSpec:
     def param(self, name: str) -> ParamSpec | None:
         return next((p for p in self.params if p.name == name), None)
 
-    def adapter(self, p: ParamSpec) -> TypeAdapter:
-        ad = self._adapters.get(p.name)
-        if ad is None:
-            ad = TypeAdapter(p.core_type)
-            self._adapters[p.name] = ad
-        return ad
+    @functools.cached_property
+    def arguments_model(self) -> type[BaseModel]:
+        """The pydantic model that validates this tool's arguments and gives its JSON schema (built on first
+        use)."""
+        return arguments_model(self.name, self.params)
+
+    @functools.cached_property
+    def _parameters_schema(self) -> dict[str, Any]:
+        return parameters_schema(self.arguments_model)
 
     def openai_schema(self) -> dict[str, Any]:
-        """The OpenAI function-calling schema (``{"type": "function", "function": {...}}``)."""
-        props = {p.name: param_json_schema(p) for p in self.params}
+        """The OpenAI function-calling schema (``{"type": "function", "function": {...}}``), a fresh copy."""
         return {"type": "function", "function": {
             "name": self.name,
             "description": self.description,
-            "parameters": {"type": "object", "properties": props,
-                           "required": [p.name for p in self.params if p.required]},
+            "parameters": copy.deepcopy(self._parameters_schema),
         }}
 
     def doc_entry(self) -> dict[str, Any]:
@@ -236,38 +240,70 @@ def catalog_type_string(ann: Any) -> str:
     return "|".join(parts)
 
 
-def _json_type(t: Any) -> dict[str, Any]:
-    if t is ImageId or t is int:
-        return {"type": "integer"}
-    if t is float:
-        return {"type": "number"}
-    if t is str:
-        return {"type": "string"}
-    if t is bool:
-        return {"type": "boolean"}
-    if isinstance(t, type) and issubclass(t, enum.Enum):
-        return {"type": "string", "enum": [m.value for m in t]}
-    origin = typing.get_origin(t)
-    if origin is Literal:
-        return {"type": "string", "enum": list(typing.get_args(t))}
-    if origin is list:
-        (inner,) = typing.get_args(t) or (Any,)
-        return {"type": "array", "items": _json_type(inner)} if inner is not Any else {"type": "array"}
-    args = _union_args(t)
-    if args is not None:
-        if set(args) == {int, float}:
-            return {"type": "number"}
-        return {"anyOf": [_json_type(a) for a in args]}
-    return {"type": "object"}
+# ----------------------------------------------------------------------------------- arguments model
+#: what a parameter of any type is advertised as (function schemas of some providers need a type)
+_ANY_SCHEMA: dict[str, Any] = {"type": "object"}
+#: keyword order of a parameter's schema: the type first, then what describes it
+_KEY_ORDER = ("type", "enum", "items", "additionalProperties", "anyOf")
+_LAST_KEYS = ("description", "default")
 
 
-def param_json_schema(p: ParamSpec) -> dict[str, Any]:
-    schema = _json_type(p.core_type)
-    if p.description:
-        schema = {**schema, "description": p.description}
-    if not p.required and p.default is not NOT_GIVEN and p.default is not None:
-        schema = {**schema, "default": _jsonable(p.catalog_default)}
-    return schema
+def _not_given() -> Any:
+    return NOT_GIVEN
+
+
+def arguments_model(name: str, params: Sequence[ParamSpec]) -> type[BaseModel]:
+    """A pydantic model with one field per parameter: the core type (a required nullable one also takes
+    None), the docstring's description and the default (``NOT_GIVEN`` comes from a factory, so it never shows
+    in the schema). Field names that BaseModel uses itself become aliases."""
+    fields: dict[str, Any] = {}
+    for p in params:
+        ann: Any = p.core_type
+        if ann is Any:
+            ann = Annotated[Any, WithJsonSchema(_ANY_SCHEMA)]
+        elif p.required and p.nullable:
+            ann = ann | None
+        key = f"arg_{p.name}" if hasattr(BaseModel, p.name) or p.name.startswith("_") else p.name
+        extra: dict[str, Any] = {"alias": p.name} if key != p.name else {}
+        if p.required:
+            info = Field(..., description=p.description, **extra)
+        elif p.default is NOT_GIVEN:
+            info = Field(default_factory=_not_given, description=p.description, **extra)
+        else:
+            info = Field(default=p.default, description=p.description, **extra)
+        fields[key] = (ann, info)
+    return create_model(f"{name}_arguments", __config__=ConfigDict(protected_namespaces=()), **fields)
+
+
+def parameters_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model.model_json_schema()`` in the function-calling shape: ``{"type": "object", "properties",
+    "required"}`` with ``$ref``s inlined, no titles, no null defaults and one-value literals as enums."""
+    raw = model.model_json_schema()
+    defs = raw.get("$defs", {})
+    return {"type": "object",
+            "properties": {k: _plain(v, defs) for k, v in raw.get("properties", {}).items()},
+            "required": list(raw.get("required", []))}
+
+
+def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in node:
+        node = {**defs[node["$ref"].rsplit("/", 1)[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
+    out: dict[str, Any] = {}
+    for k, v in node.items():
+        if k == "title" or (k == "default" and v is None):
+            continue
+        if k == "const":
+            k, v = "enum", [v]
+        elif k in ("items", "additionalProperties") and isinstance(v, dict):
+            v = _plain(v, defs)
+        elif k == "anyOf":
+            v = [_plain(x, defs) for x in v]
+        elif k == "properties":
+            v = {name: _plain(x, defs) for name, x in v.items()}
+        out[k] = v
+    first = [k for k in _KEY_ORDER if k in out]
+    last = [k for k in _LAST_KEYS if k in out]
+    return {k: out[k] for k in first + [k for k in out if k not in first and k not in last] + last}
 
 
 def _jsonable(v: Any) -> Any:

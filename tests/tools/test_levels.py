@@ -193,7 +193,7 @@ def recording_full():
             return name
         return fn
 
-    specs = [dataclasses.replace(s, fn=recorder(s.name), requires=Requirements(), _adapters={})
+    specs = [dataclasses.replace(s, fn=recorder(s.name), requires=Requirements())
              for s in full_registry()]
     return ToolRegistry(specs), calls
 
@@ -354,7 +354,7 @@ def test_a_failing_level_call_rolls_back(world):
         real.fn(w, **kwargs)
         raise RuntimeError("failed after writing")
 
-    fake = ToolRegistry([dataclasses.replace(real, fn=create_then_fail, _adapters={})])
+    fake = ToolRegistry([dataclasses.replace(real, fn=create_then_fail)])
     spec = build_level_spec(table("medium").defs["simple_note_manage_note"], fake)
     assert spec is not None and spec.absorbs == ("simple_note_create_note",)  # only the registered route
     session = ToolSession(world, ToolRegistry([spec]))
