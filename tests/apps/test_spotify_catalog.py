@@ -29,7 +29,7 @@ def test_seed_is_fast_enough():
     import time
 
     from mmtsb.apps.base_world import build_base_world
-    from mmtsb.apps.spotify import bulk_insert
+    from mmtsb.apps.spotify.seed import bulk_insert
 
     w = build_base_world(MAIN_EMAIL, MAIN_ID, REFERENCE_TIME)
     try:
