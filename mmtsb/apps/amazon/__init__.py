@@ -3,25 +3,8 @@
 from __future__ import annotations
 
 from mmtsb.apps.amazon.schema import TABLES
-from mmtsb.apps.amazon.seed import seed
+from mmtsb.apps.amazon.seed import refresh_expired_cards, seed
 from mmtsb.apps.base import App
-from mmtsb.world.world import World
-
-PAYMENT_CARDS = "amazon.payment_cards"
-
-
-def refresh_expired_cards(world: World) -> int:
-    """Push every card whose expiry year is before the reference year to reference year + 2.
-
-    The reference does this after injecting a scenario's entities (SPEC.md §2.4 step 8), so cards copied
-    from old data stay usable at checkout. Returns how many cards changed.
-    """
-    year = world.clock.reference_time.year
-    expired = world.select(PAYMENT_CARDS, "expiry_year < ?", (year,))
-    for card in expired:
-        world.update(PAYMENT_CARDS, card["id"], {"expiry_year": year + 2})
-    return len(expired)
-
 
 TOOL_MODULES = tuple(f"mmtsb.apps.amazon.{m}" for m in (
     "tools_account", "tools_catalogue", "tools_cart", "tools_wishlist", "tools_orders", "tools_returns",

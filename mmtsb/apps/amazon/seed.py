@@ -1,5 +1,6 @@
 """Amazon base rows: every base person as a user, the main user's home address and payment card, the
-carriers that pick up returns, the promo codes, and the project's product catalogue (:mod:`.catalogue`)."""
+carriers that pick up returns, the promo codes, and the project's product catalogue (:mod:`.catalogue`); and
+the card-expiry refresh that follows a scenario's entities."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ PROMO_CODES: tuple[tuple[str, str, float, float, float, int], ...] = (
     ("SPRING25", "25% off orders of $100 or more (up to $50)", 25.0, 50.0, 100.0, 30),
     ("HOLIDAY30", "30% off holiday orders (up to $60)", 30.0, 60.0, 0.0, -100),
 )
+
+PAYMENT_CARDS = "amazon.payment_cards"
 
 _CATALOGUE_TABLES = (("amazon.sellers", "sellers"), ("amazon.products", "products"),
                      ("amazon.product_reviews", "reviews"), ("amazon.product_questions", "questions"),
@@ -68,3 +71,16 @@ def load_catalogue(world: World, rows: CatalogueRows, main_user_id: int) -> None
         marks = ", ".join("?" for _ in columns)
         cols = ", ".join(f'"{c}"' for c in columns)
         world.db.executemany(f"INSERT INTO {world.table(key).qualified} ({cols}) VALUES ({marks})", data)
+
+
+def refresh_expired_cards(world: World) -> int:
+    """Push every card whose expiry year is before the reference year to reference year + 2.
+
+    The reference does this after injecting a scenario's entities (SPEC.md §2.4 step 8), so cards copied
+    from old data stay usable at checkout. Returns how many cards changed.
+    """
+    year = world.clock.reference_time.year
+    expired = world.select(PAYMENT_CARDS, "expiry_year < ?", (year,))
+    for card in expired:
+        world.update(PAYMENT_CARDS, card["id"], {"expiry_year": year + 2})
+    return len(expired)
