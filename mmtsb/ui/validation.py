@@ -4,6 +4,10 @@
 Lines) and returns the validated messages as ``(type, body)`` pairs. Every problem is reported with the
 path of the offending value, e.g. ``messages[0].surfaceUpdate.components[2] (id 'ok').component.Button:
 missing required property 'action'``, so that an agent can fix its UI in one step.
+
+The checks are our pydantic models (:mod:`mmtsb.ui.models`), not a JSON-schema validator: they give those
+messages and hints, and add the protocol's "exactly one of" rules that its schema only states in prose. The
+tests hold them to the reference JSON schemas with jsonschema (``tests/ui/test_ui_reference_schema.py``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """Tool JSON schemas come from the pydantic model that validates the call (ToolSpec.arguments_model), brought
-to the function-calling shape: inlined enums, no titles, no null defaults, ``required`` always present."""
+to the function-calling shape: inlined enums, no titles, no null defaults, ``required`` always present. Every
+schema is a valid JSON Schema (Draft 2020-12), and whatever it admits the call's validation accepts."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any, Literal
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from mmtsb.tools.levels.data import LEVELS
 from mmtsb.tools.levels.toolbox import registry_for_level
@@ -87,3 +90,24 @@ def test_every_schema_is_plain_json_in_the_shape_providers_take(level):
         for name, prop in params["properties"].items():
             assert "title" not in prop and prop.get("default", 0) is not None, (spec.name, name)
             assert prop["description"] == spec.param(name).description
+
+
+#: argument values of every JSON type, for probing schemas against the validation
+_VALUES = [0, 7, -3, 2.0, 2.5, "x", "7", "YEARLY", "create", True, False, [], [1], ["a"], [1.5], {}, {"a": [1.0]}]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_schema_is_valid_json_schema_and_admits_only_what_validation_accepts(level):
+    rng = random.Random(level)
+    for spec in registry_for_level(level):
+        params = spec.openai_schema()["function"]["parameters"]
+        Draft202012Validator.check_schema(params)
+        validator = Draft202012Validator(params)
+        for _ in range(12):
+            args = {p.name: rng.choice(_VALUES) for p in spec.params if p.required or rng.random() < 0.3}
+            for p in spec.params:   # mostly a value of the allowed ones, so that some calls are valid
+                allowed = params["properties"][p.name].get("enum")
+                if p.name in args and allowed and rng.random() < 0.8:
+                    args[p.name] = rng.choice(allowed)
+            if validator.is_valid(args):
+                validate_arguments(spec, args)  # raises ArgumentError if the schema promised too much
