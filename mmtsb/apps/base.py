@@ -1,8 +1,15 @@
 """The shape every app follows: its tables, its tool modules, and how it seeds the base world.
 
-Adding an app is mechanical: create ``mmtsb/apps/<name>/`` with ``schema.py`` (tables), ``seed.py``
-(base rows for the base people), ``tools.py`` (``@tool`` functions) and an ``__init__.py`` that exposes
-``APP = App(...)``; then list the package in :data:`mmtsb.apps.APP_PACKAGES`.
+Every app package has one layout (``tests/apps/test_app_layout.py`` checks it):
+
+* ``schema.py``: its tables;
+* ``seed.py``: its base rows for the base people (and fix-ups after a scenario's entities), when it has any;
+* ``core.py``: the helpers its tool modules share, when it has several;
+* ``tools.py`` (one module) or ``tools_<area>.py`` (several): the ``@tool`` functions, and only there;
+  any other module is a helper named for what it holds (``catalogue.py``, ``views.py``);
+* ``__init__.py``: ``APP = App(...)``.
+
+Adding an app is mechanical: create the package, then list it in :data:`mmtsb.apps.APP_PACKAGES`.
 """
 
 from __future__ import annotations
