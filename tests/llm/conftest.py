@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -54,3 +55,39 @@ def config_for(request: pytest.FixtureRequest) -> Callable[..., ModelSettings]:
         return fast_config(server, **{"compat_route": route, **overrides})
 
     return make
+
+
+@dataclass
+class RetryLog:
+    """What the retry policy decided during a test: the wait before each retry and why each attempt failed."""
+
+    waits: list[float] = field(default_factory=list)
+    failures: list[type[BaseException]] = field(default_factory=list)
+
+
+@pytest.fixture
+def retries(monkeypatch: pytest.MonkeyPatch) -> RetryLog:
+    """Records the backoff waits and failed attempts of every LLMClient call, and does not sleep them: tests
+    assert the computed waits, never the wall clock."""
+    from mmtsb.llm import client, retry
+
+    log = RetryLog()
+
+    def recording(config: ModelSettings) -> Any:
+        controller = retry.retrying(config)
+        announce = controller.before_sleep
+
+        async def sleep(seconds: float) -> None:
+            log.waits.append(float(seconds))
+            await asyncio.sleep(0)
+
+        def before_sleep(state: Any) -> None:
+            log.failures.append(type(state.outcome.exception()))
+            if announce is not None:
+                announce(state)
+
+        controller.sleep, controller.before_sleep = sleep, before_sleep
+        return controller
+
+    monkeypatch.setattr(client, "retrying", recording)
+    return log

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pickle
 import socket
-import time
 
 import pytest
 
@@ -15,39 +14,44 @@ from mmtsb.llm import (
     LLMConnectionError,
     LLMContextWindowError,
     LLMNotFoundError,
+    LLMRateLimitError,
     LLMServerError,
+    LLMTimeoutError,
     UsageLedger,
 )
 
 USER = [{"role": "user", "content": "hi"}]
 
 
-def test_429_with_retry_after_is_honoured_then_succeeds(server, run, config_for):
+def test_429_with_retry_after_is_honoured_then_succeeds(server, run, config_for, retries):
     server.reset(script=[{"status": 429, "retry_after": 0.4}, "finally"])
-    start = time.perf_counter()
     response = run(LLMClient(config_for(server)).complete(USER))
     assert response.text == "finally"
     assert server.request_count == 2
-    assert time.perf_counter() - start >= 0.4  # backoff alone would be ~0.01 s
+    assert retries.failures == [LLMRateLimitError]
+    (wait,) = retries.waits
+    assert 0.4 <= wait <= 0.4 * 1.1  # the server's Retry-After plus at most 10% jitter (backoff alone: <= 0.01 s)
 
 
 @pytest.mark.parametrize("model", ["openai/fake-model", "hosted_vllm/Qwen/Qwen3.5-9B"])  # two litellm code paths
-def test_500_and_503_are_retried_then_succeed(server, run, config_for, model):
+def test_500_and_503_are_retried_then_succeed(server, run, config_for, model, retries):
     server.reset(script=[{"fault": "server_error"}, {"fault": "unavailable"}, "ok"])
     ledger = UsageLedger()
     response = run(LLMClient(config_for(server, model=model), ledger=ledger).complete(USER))
     assert response.text == "ok"
     assert server.request_count == 3
     assert ledger.totals()["agent"]["api_calls"] == 1  # one logical call, three HTTP attempts
+    assert retries.failures == [LLMServerError, LLMServerError]
+    # exponential backoff with full jitter: retry n waits at most retry_base_s * 2**(n-1)
+    assert len(retries.waits) == 2 and all(0 <= w <= 0.01 * 2 ** n for n, w in enumerate(retries.waits))
 
 
-def test_timeout_is_retried_then_succeeds(server, run, config_for):
+def test_timeout_is_retried_then_succeeds(server, run, config_for, retries):
     server.reset(script=[{"fault": "timeout", "hang_s": 5.0}, "fast"])
-    start = time.perf_counter()
     response = run(LLMClient(config_for(server, timeout_s=0.5)).complete(USER))
     assert response.text == "fast"
     assert server.request_count == 2
-    assert time.perf_counter() - start < 4.0
+    assert retries.failures == [LLMTimeoutError]  # the client gave up on its own timeout, not the server's hang
 
 
 def test_empty_choices_is_retried(server, run, config_for):
@@ -109,8 +113,7 @@ def test_connection_refused_is_retried_then_raised(run, config_for):
     assert info.value.status_code is None and "HTTP" not in str(info.value).split(":")[0]
 
 
-def test_retry_after_is_capped_by_retry_max_wait(server, run, config_for):
+def test_retry_after_is_capped_by_retry_max_wait(server, run, config_for, retries):
     server.reset(script=[{"status": 429, "retry_after": 30}, "ok"])
-    start = time.perf_counter()
     assert run(LLMClient(config_for(server, retry_max_wait_s=0.2)).complete(USER)).text == "ok"
-    assert time.perf_counter() - start < 3.0
+    assert retries.failures == [LLMRateLimitError] and retries.waits == [0.2]
