@@ -34,8 +34,6 @@ NOTE_SPECS = [
 
 
 def test_simple_note_create_update_delete_and_a_side_effect(world):
-    if not world.has_table(NOTES):
-        pytest.skip("simple_note.notes is not in this world")
     world.insert(NOTES, note(3200, "Budget", "Budget: $500"))
     world.insert(NOTES, note(3201, "Old list", "eggs"))
     start = world.snapshot()
@@ -67,8 +65,6 @@ def test_simple_note_create_update_delete_and_a_side_effect(world):
 
 
 def test_reminder_create_and_a_device_setting_change(world):
-    if not world.has_table("REMINDER"):
-        pytest.skip("the REMINDER namespace is not in this world yet")
     start = world.snapshot()
     world.insert("REMINDER", {"reminder_id": world.new_uuid(), "content": "Review annotation.py",
                               "creation_datetime": world.clock.now().isoformat(),
@@ -85,8 +81,6 @@ def test_reminder_create_and_a_device_setting_change(world):
                                           "reminder_datetime": "column_datetime_naive_equal_similarity"}}
     for opts in (STRICT, EvalOptions()):
         assert evaluate_world([spec], world, start, opts).f1 == 1.0
-    if not world.has_table("SETTING") or not world.rows("SETTING"):
-        pytest.skip("the SETTING namespace is not in this world yet")
     setting = world.rows("SETTING")[0]
     world.update("SETTING", setting[world.table("SETTING").primary_key], {"wifi": not setting["wifi"]})
     strict = evaluate_world([spec], world, start, STRICT)
