@@ -7,7 +7,7 @@ Every app package has one layout (``tests/apps/test_app_layout.py`` checks it):
 * ``core.py``: the helpers its tool modules share, when it has several;
 * ``tools.py`` (one module) or ``tools_<area>.py`` (several): the ``@tool`` functions, and only there;
   any other module is a helper named for what it holds (``catalogue.py``, ``views.py``);
-* ``__init__.py``: ``APP = App(...)``.
+* ``__init__.py``: ``APP = App(...)`` and, in ``__all__``, the names other modules import from the package.
 
 Adding an app is mechanical: create the package, then list it in :data:`mmtsb.apps.APP_PACKAGES`.
 """

@@ -4,7 +4,9 @@ modules named ``tools.py`` (a single module) or ``tools_<area>.py``; ``__init__.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import pkgutil
 from pathlib import Path
 
@@ -50,3 +52,40 @@ def test_tools_live_only_in_tool_modules(package):
         mod = importlib.import_module(f"mmtsb.apps.{package}.{name}")
         tools = [k for k, v in vars(mod).items() if spec_of(v) is not None and v.__module__ == mod.__name__]
         assert not tools, f"mmtsb.apps.{package}.{name} defines tools {tools}: move them to a tools module"
+
+
+@pytest.mark.parametrize("package", ["", *APP_PACKAGES])
+def test_init_declares_its_public_names(package):
+    name = f"mmtsb.apps.{package}" if package else "mmtsb.apps"
+    mod = importlib.import_module(name)
+    exported = getattr(mod, "__all__", None)
+    assert exported is not None, f"{name}/__init__.py has no __all__"
+    assert package == "" or "APP" in exported
+    assert [n for n in exported if not hasattr(mod, n)] == []
+
+
+def _imports_from_app_packages() -> list[tuple[str, str, str]]:
+    """(file, package, name) for every ``from mmtsb.apps[.<app>] import name`` in the repository's code."""
+    root = APPS_DIR.parents[1]
+    packages = {"mmtsb.apps", *(f"mmtsb.apps.{p}" for p in APP_PACKAGES)}
+    found = []
+    for top in ("mmtsb", "tests", "benchmarks", "scenarios", "pipelines"):
+        for path in sorted((root / top).rglob("*.py")):
+            try:
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+            except (SyntaxError, UnicodeDecodeError, OSError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in packages:
+                    found += [(str(path.relative_to(root)), node.module, a.name) for a in node.names]
+    return found
+
+
+def test_other_modules_import_only_public_names():
+    """What a module imports from an app package's root is in that package's ``__all__`` (or a submodule)."""
+    private = []
+    for file, package, name in _imports_from_app_packages():
+        mod = importlib.import_module(package)
+        if name not in mod.__all__ and importlib.util.find_spec(f"{package}.{name}") is None:
+            private.append(f"{file}: from {package} import {name}")
+    assert private == []

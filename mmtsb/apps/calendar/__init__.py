@@ -10,3 +10,5 @@ from mmtsb.apps.calendar.schema import TABLES
 from mmtsb.apps.calendar.seed import seed
 
 APP = App(name="calendar", tables=TABLES, tool_modules=("mmtsb.apps.calendar.tools",), seed=seed)
+
+__all__ = ["APP"]

@@ -7,6 +7,7 @@ convention: attachments are read from, downloads and receipts written into, this
 from __future__ import annotations
 
 from mmtsb.apps.base import App
+from mmtsb.apps.file_system import api
 from mmtsb.apps.file_system.schema import TABLES
 from mmtsb.apps.file_system.seed import drop_shadowed_seed_directories, home_path, seed
 
@@ -28,4 +29,4 @@ APP = App(
     id_offsets={"file_system.directories": 3500, "file_system.files": 25900},
 )
 
-__all__ = ["APP", "drop_shadowed_seed_directories", "home_path"]
+__all__ = ["APP", "api", "drop_shadowed_seed_directories", "home_path"]

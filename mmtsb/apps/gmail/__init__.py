@@ -20,3 +20,5 @@ APP = App(
     },
     id_offsets={EMAILS: 5000, DRAFTS: 600, USER_THREADS: 47900, GLOBAL_THREADS: 100},
 )
+
+__all__ = ["APP"]

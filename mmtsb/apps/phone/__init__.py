@@ -9,3 +9,5 @@ APP = App(name="phone", tables=TABLES,
           tool_modules=tuple(f"mmtsb.apps.phone.{m}" for m in (
               "tools_account", "tools_contacts", "tools_messages", "tools_alarms")),
           seed=seed, companions=COMPANIONS, login_username="phone_number")
+
+__all__ = ["APP"]

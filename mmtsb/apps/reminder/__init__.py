@@ -7,3 +7,5 @@ from mmtsb.apps.base import App
 from mmtsb.apps.reminder.schema import TABLES
 
 APP = App(name="reminder", tables=TABLES, tool_modules=("mmtsb.apps.reminder.tools",))
+
+__all__ = ["APP"]

@@ -10,3 +10,5 @@ from mmtsb.apps.setting.schema import TABLES
 from mmtsb.apps.setting.seed import seed
 
 APP = App(name="setting", tables=TABLES, tool_modules=("mmtsb.apps.setting.tools",), seed=seed)
+
+__all__ = ["APP"]

@@ -6,3 +6,5 @@ from mmtsb.apps.simple_note.seed import seed
 
 APP = App(name="simple_note", tables=TABLES, tool_modules=("mmtsb.apps.simple_note.tools",), seed=seed,
           id_offsets={"simple_note.notes": 3100})
+
+__all__ = ["APP"]

@@ -5,3 +5,5 @@ from mmtsb.apps.supervisor.schema import TABLES
 from mmtsb.apps.supervisor.seed import seed
 
 APP = App(name="supervisor", tables=TABLES, tool_modules=("mmtsb.apps.supervisor.tools",), seed=seed)
+
+__all__ = ["APP"]

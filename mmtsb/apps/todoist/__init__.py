@@ -46,3 +46,5 @@ APP = App(
     },
     id_offsets={"todoist.tasks": 6400, "todoist.projects": 300, "todoist.labels": 2300},
 )
+
+__all__ = ["APP"]
