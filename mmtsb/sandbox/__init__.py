@@ -2,7 +2,8 @@
 
 Agent code runs in a child forked from a warm template process (allowed libraries preloaded), confined by
 rlimits, seccomp, Landlock, a private network namespace and a scrubbed environment; tools are plain functions
-inside it whose calls are proxied to the parent as JSON. See :class:`Interpreter` and :func:`active_layers`.
+inside it whose calls are proxied to the parent as JSON. See :class:`Interpreter`, and :class:`SandboxServer`,
+which owns the template (one per process that runs episodes) and reports the active layers.
 
 Exports are resolved lazily so that the template process, which imports this package, stays light.
 """
@@ -13,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mmtsb.sandbox.config import ExecResult, SandboxLimits
-    from mmtsb.sandbox.interpreter import Interpreter, active_layers
+    from mmtsb.sandbox.forkserver import SandboxCPU, SandboxServer
+    from mmtsb.sandbox.interpreter import Interpreter
 
-__all__ = ["ExecResult", "Interpreter", "SandboxLimits", "active_layers"]
+__all__ = ["ExecResult", "Interpreter", "SandboxCPU", "SandboxLimits", "SandboxServer"]
 
 _EXPORTS = {"ExecResult": "config", "SandboxLimits": "config", "Interpreter": "interpreter",
-            "active_layers": "interpreter"}
+            "SandboxServer": "forkserver", "SandboxCPU": "forkserver"}
 
 
 def __getattr__(name: str) -> Any:

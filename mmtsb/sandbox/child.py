@@ -18,6 +18,7 @@ import os
 import random
 import socket
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -47,19 +48,17 @@ class ToolCallError(Exception):
     """A tool failed with an error type that has no builtin counterpart (subclassed per type name)."""
 
 
-_ERROR_CLASSES: dict[str, type[ToolCallError]] = {}
-
-
-def tool_exception(type_name: str, message: str) -> BaseException:
-    """The exception a failed tool call raises in the agent's code: same type name, same message."""
+def tool_exception(type_name: str, message: str, classes: dict[str, type[ToolCallError]]) -> BaseException:
+    """The exception a failed tool call raises in the agent's code: same type name, same message (``classes``
+    keeps one subclass per type name, so that ``except`` on a class seen earlier still matches)."""
     cls = BUILTIN_ERRORS.get(type_name)
     if cls is not None:
         return cls(message)
     if not type_name.isidentifier():
         return ToolCallError(f"{type_name}: {message}")
-    sub = _ERROR_CLASSES.get(type_name)
+    sub = classes.get(type_name)
     if sub is None:
-        sub = _ERROR_CLASSES[type_name] = type(type_name, (ToolCallError,), {"__module__": "tools"})
+        sub = classes[type_name] = type(type_name, (ToolCallError,), {"__module__": "tools"})
     return sub(message)
 
 
@@ -193,6 +192,7 @@ class Bridge:
         self.sock = sock
         self.calls = 0
         self.last_id = 0
+        self.error_classes: dict[str, type[ToolCallError]] = {}
 
     def call(self, name: str, args: dict[str, Any]) -> Any:
         try:
@@ -210,7 +210,8 @@ class Bridge:
         if reply.get("ok"):
             return decode_value(reply.get("value"))
         err = reply.get("error") or {}
-        raise tool_exception(str(err.get("type", "ToolCallError")), str(err.get("message", "")))
+        raise tool_exception(str(err.get("type", "ToolCallError")), str(err.get("message", "")),
+                             self.error_classes)
 
 
 def make_tool(bridge: Bridge, name: str, params: list[str] | None, doc: str) -> Callable[..., Any]:
@@ -313,7 +314,8 @@ def serve(sock: socket.socket, config: dict[str, Any], layers: dict[str, Any]) -
         sock.settimeout(None)
         reseed(config.get("seed"))
         repl = Repl(sock, config)
-        send_msg(sock, {"op": "hello", "pid": os.getpid(), "layers": layers})
+        # cpu_s: this process's CPU so far (user + system), for the parent's accounting (never trusted beyond it)
+        send_msg(sock, {"op": "hello", "pid": os.getpid(), "layers": layers, "cpu_s": time.process_time()})
         while True:
             try:
                 msg = recv_msg(sock)
@@ -321,7 +323,8 @@ def serve(sock: socket.socket, config: dict[str, Any], layers: dict[str, Any]) -
                 os._exit(0)
             op = msg.get("op")
             if op == "run":
-                send_msg(sock, {**repl.run(str(msg.get("code", ""))), "id": msg.get("id")})
+                done = repl.run(str(msg.get("code", "")))
+                send_msg(sock, {**done, "id": msg.get("id"), "cpu_s": time.process_time()})
             elif op == "tools":
                 repl.update_tools(msg.get("add", []), msg.get("remove", []))
             elif op == "exit":

@@ -75,6 +75,8 @@ class ExecResult:
         timed_out: the wall-clock limit was hit (implies ``reset``).
         result_var: repr of a variable named ``result`` when there is no last value (reference behaviour).
         tool_calls: number of tool calls the code made.
+        cpu_s: CPU seconds (user + system) the interpreter process used for this run (0 when nothing ran; a
+            process replaced during the run counts in full, as does its replacement's start).
     """
 
     stdout: str = ""
@@ -87,6 +89,7 @@ class ExecResult:
     timed_out: bool = False
     result_var: str | None = None
     tool_calls: int = 0
+    cpu_s: float = 0.0
 
     @property
     def ok(self) -> bool:

@@ -3,7 +3,8 @@
 Why an order: some steps need privileges that later steps remove (hard limits are set while we still may;
 capabilities are dropped while /proc is still readable to verify it; seccomp comes last, since it forbids
 some of the calls made before it). Each layer reports
-whether it took effect, so the parent can tell the user exactly what protects it (``active_layers``).
+whether it took effect, so the parent can tell the user exactly what protects it
+(``Interpreter.layers``, ``SandboxServer.active_layers``).
 
 Layers: a scrubbed environment, resource limits (address space, CPU, file size, open files, no core dumps,
 no processes), no-new-privileges, all capabilities dropped, Landlock (read the Python runtime, read/write

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import keyword
+import math
 import os
 import select
 import shutil
@@ -17,27 +18,23 @@ import signal
 import tempfile
 import threading
 import time
-import warnings
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self
 
-from mmtsb.sandbox import forkserver
 from mmtsb.sandbox.config import ExecResult, SandboxLimits
+from mmtsb.sandbox.forkserver import SandboxServer, SandboxStartError, Spawned, TemplateProcess
 from mmtsb.sandbox.protocol import PeerClosed, ProtocolError, recv_msg, send_msg
 from mmtsb.sandbox.static_check import blocked_message
 
-#: the layers ``active_layers`` reports
+#: the layers ``Interpreter.layers`` and ``SandboxServer.active_layers`` report
 LAYER_NAMES = ("static_checks", "rlimits", "seccomp", "landlock", "netns", "env_scrub")
 IMAGE_KEY = "__mmtsb_image_id__"
 HELLO_TIMEOUT = 15.0
 #: slack added to parent-side caps for the truncation note the child appends
 NOTE_SLACK = 200
 LOST_STATE = "It was restarted: all variables, imports and definitions from earlier runs are gone."
-
-_warned_layers = False
-_layers_cache: dict[str, bool] | None = None
 
 
 class ToolOutcomeLike(Protocol):
@@ -123,32 +120,62 @@ class _NotDelivered(Exception):
 
 
 class _State:
-    """What the finalizer must release even if the Interpreter is never closed."""
+    """What the finalizer must release even if the Interpreter is never closed, and the CPU its processes used.
 
-    def __init__(self, scratch: Path, own_scratch: bool) -> None:
-        self.child: forkserver.Spawned | None = None
+    CPU: the running process's figure is the one it reported with its greeting and after each run (clamped:
+    it is only accounting); a process that ended is counted as the kernel counted it (its template reaps it).
+    """
+
+    def __init__(self, scratch: Path, own_scratch: bool, private_server: SandboxServer | None,
+                 cpu_cap: float) -> None:
+        self.child: Spawned | None = None
+        self.template: TemplateProcess | None = None  # the one that forked ``child``: it knows how it ended
         self.scratch = scratch
         self.own_scratch = own_scratch
+        self.private_server = private_server  # closed with the interpreter
+        self.owner_pid = os.getpid()
+        self.cpu_cap = cpu_cap
+        self.cpu_ended = 0.0  # CPU seconds of this interpreter's earlier processes
+        self.cpu_child = 0.0  # CPU seconds of the running process, as last known
+
+    @property
+    def cpu_s(self) -> float:
+        return self.cpu_ended + self.cpu_child
+
+    def note_cpu(self, reported: Any) -> None:
+        """Take the running process's own report of its CPU (ignored unless a plausible, larger number)."""
+        if isinstance(reported, (int, float)) and math.isfinite(reported):
+            self.cpu_child = max(self.cpu_child, min(float(reported), self.cpu_cap))
 
     def kill_child(self) -> None:
         child, self.child = self.child, None
         if child is None:
             return
-        try:
-            signal.pidfd_send_signal(child.pidfd, signal.SIGKILL)
-        except OSError:
-            pass
-        _wait_exit(child.pidfd, 2.0)
+        if self.owner_pid == os.getpid():  # a fork of the owner never signals the owner's interpreter
+            try:
+                signal.pidfd_send_signal(child.pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+            if _wait_exit(child.pidfd, 2.0) and self.template is not None:
+                _status, cpu = self.template.exit_status(child.pid)
+                if cpu is not None:
+                    self.cpu_child = cpu
         child.sock.close()
         try:
             os.close(child.pidfd)
         except OSError:
             pass
+        self.cpu_ended += self.cpu_child
+        self.cpu_child = 0.0
 
     def release(self) -> None:
         self.kill_child()
+        if self.owner_pid != os.getpid():
+            return
         if self.own_scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.private_server is not None:
+            self.private_server.close()
 
 
 def _wait_exit(pidfd: int, timeout: float) -> bool:
@@ -174,13 +201,18 @@ class Interpreter:
         static_checks: run the reference's static safety check before executing (turn off only to test
             the OS layers).
         seed: seed of ``random`` and ``numpy.random`` in every (re)started interpreter; None = fresh entropy.
+        server: the :class:`SandboxServer` whose warm template forks this interpreter's processes; share one
+            per process (closing it closes this interpreter too). None: a private server, started now and
+            stopped when this interpreter closes. That works anywhere but pays a template start (about half a
+            second of CPU for its imports) per interpreter, where a shared server pays it once.
 
-    Use as a context manager, or call :meth:`close`.
+    Use as a context manager, or call :meth:`close`. ``child_cpu_s`` is the CPU its processes used so far.
     """
 
     def __init__(self, tools: ToolsArg = (), tool_handler: ToolHandler | None = None,
                  limits: SandboxLimits | None = None, scratch_dir: str | Path | None = None, *,
-                 static_checks: bool = True, seed: int | None = None) -> None:
+                 static_checks: bool = True, seed: int | None = None,
+                 server: SandboxServer | None = None) -> None:
         self.limits = limits or SandboxLimits()
         self._tools = tool_definitions(tools)
         if self._tools and tool_handler is None:
@@ -188,18 +220,26 @@ class Interpreter:
         self.tool_handler = tool_handler
         self.static_checks = static_checks
         self.seed = seed
+        if server is not None:
+            server._check_open()
+        private = SandboxServer() if server is None else None
+        self.server: SandboxServer = private or server  # type: ignore[assignment]
         own = scratch_dir is None
         scratch = Path(tempfile.mkdtemp(prefix="mmtsb-sandbox-") if own else scratch_dir).resolve()
         scratch.mkdir(parents=True, exist_ok=True)
-        self._state = _State(scratch, own)
+        self._state = _State(scratch, own, private, float(self.limits.cpu_seconds_total + 1))
         self._finalizer = weakref.finalize(self, _State.release, self._state)
         self._lock = threading.Lock()
-        self._template: forkserver.TemplateProcess | None = None
         self.layer_details: dict[str, Any] = {}
         self.start_seconds = 0.0
         self.restarts = 0
         self._run_id = 0
-        self._start()
+        try:
+            self.server._attach(self)
+            self._start()
+        except BaseException:
+            self.close()
+            raise
 
     # --- lifecycle --------------------------------------------------------------------------------------
     @property
@@ -220,38 +260,37 @@ class Interpreter:
     def closed(self) -> bool:
         return not self._finalizer.alive
 
+    @property
+    def child_cpu_s(self) -> float:
+        """CPU seconds (user + system) this interpreter's processes used so far, across resets: the running
+        one as of its last run (as it reported), ended ones as the kernel counted them."""
+        return self._state.cpu_s
+
     def _config(self) -> dict[str, Any]:
         return {"scratch_dir": str(self._state.scratch), "limits": self.limits.to_dict(),
                 "tools": list(self._tools.values()), "seed": self.seed, "static_checks": self.static_checks}
 
     def _start(self) -> None:
         started = time.monotonic()
-        child, self._template = forkserver.spawn(self._config())
-        self._state.child = child
+        child, template = self.server.spawn(self._config())
+        self._state.child, self._state.template = child, template
         try:
             hello = recv_msg(child.sock, max_bytes=1 << 20, deadline=time.monotonic() + HELLO_TIMEOUT)
         except (OSError, ProtocolError, TimeoutError) as e:
-            status = self._template.status(child.pid) if _wait_exit(child.pidfd, 1.0) else None
+            status = template.status(child.pid) if _wait_exit(child.pidfd, 1.0) else None
             self._state.kill_child()
-            raise forkserver.SandboxStartError(
-                f"the sandboxed interpreter did not start ({status or e})") from None
+            raise SandboxStartError(f"the sandboxed interpreter did not start ({status or e})") from None
         if hello.get("op") != "hello" or not isinstance(hello.get("layers"), dict):
             self._state.kill_child()
-            raise forkserver.SandboxStartError("the sandboxed interpreter sent an invalid greeting")
+            raise SandboxStartError("the sandboxed interpreter sent an invalid greeting")
+        self._state.note_cpu(hello.get("cpu_s"))
         self.layer_details = dict(hello["layers"])
         self.start_seconds = time.monotonic() - started
         self._warn_missing_layers()
 
     def _warn_missing_layers(self) -> None:
-        global _warned_layers
-        missing = [k for k, v in self.layers.items() if not v and not (k == "static_checks"
-                                                                       and not self.static_checks)]
-        if missing and not _warned_layers:
-            _warned_layers = True
-            warnings.warn(f"mmtsb sandbox: protection layer(s) {', '.join(missing)} are NOT active on this "
-                          f"machine; agent code runs with weaker isolation (active: "
-                          f"{', '.join(k for k, v in self.layers.items() if v) or 'none'}).",
-                          RuntimeWarning, stacklevel=3)
+        """Warn (once per server) if this interpreter lacks a protection layer."""
+        self.server.warn_missing_layers(self.layers, static_checks=self.static_checks, stacklevel=4)
 
     def _replace(self) -> None:
         """Kill the current interpreter (if any) and start a fresh one."""
@@ -266,7 +305,7 @@ class Interpreter:
             self._replace()
 
     def close(self) -> None:
-        """Kill the interpreter and delete the scratch folder if we created it."""
+        """Kill the interpreter, delete the scratch folder if we created it, stop a private server."""
         self._finalizer()
 
     def __enter__(self) -> Self:
@@ -359,6 +398,7 @@ class Interpreter:
                 if blocked:
                     return ExecResult(blocked=blocked, duration=time.monotonic() - started)
             reset = False
+            cpu_before = self._state.cpu_s
             if self._state.child is None or _wait_exit(self._state.child.pidfd, 0):
                 self._replace()  # lost between runs (killed from outside, template gone...)
                 reset = True
@@ -378,6 +418,7 @@ class Interpreter:
                 self._state.kill_child()
                 raise
             result.reset = result.reset or reset
+            result.cpu_s = max(0.0, self._state.cpu_s - cpu_before)
             result.duration = time.monotonic() - started
             return result
 
@@ -409,6 +450,7 @@ class Interpreter:
                 elif op == "done":
                     if msg.get("id") != self._run_id:
                         continue  # forged by the code (the real one follows) or left over
+                    self._state.note_cpu(msg.get("cpu_s"))
                     return self._result(msg, images, calls)
                 else:
                     raise ProtocolError(f"unexpected message {str(op)[:40]!r}")
@@ -422,10 +464,11 @@ class Interpreter:
             raise _ChildLost(f"SandboxError: the interpreter broke the protocol ({e}) and was stopped. "
                              f"{LOST_STATE}") from None
 
-    def _death_reason(self, child: forkserver.Spawned, exc: BaseException) -> str:
+    def _death_reason(self, child: Spawned, exc: BaseException) -> str:
         if not _wait_exit(child.pidfd, 1.0):
             return "closed its connection"
-        status = self._template.status(child.pid) if self._template is not None else None
+        template = self._state.template
+        status = template.status(child.pid) if template is not None else None
         if status is None:
             return f"ended ({type(exc).__name__})"
         return f"was {status}" if status.startswith("killed") else status
@@ -443,13 +486,3 @@ class Interpreter:
 
 def _error_reply(type_name: str, message: str) -> dict[str, Any]:
     return {"op": "result", "ok": False, "error": {"type": type_name, "message": message}}
-
-
-def active_layers() -> dict[str, bool]:
-    """Which protection layers the sandbox achieves on this machine (probed once per process with a
-    throwaway interpreter); warns loudly, once per process, when a layer is missing."""
-    global _layers_cache
-    if _layers_cache is None:
-        with Interpreter() as probe:
-            _layers_cache = probe.layers
-    return dict(_layers_cache)

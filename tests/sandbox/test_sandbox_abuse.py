@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mmtsb.sandbox import ExecResult, Interpreter, SandboxLimits, forkserver
+from mmtsb.sandbox import ExecResult, Interpreter, SandboxLimits, SandboxServer
 from mmtsb.sandbox.interpreter import _wait_exit
 
 CAP = 10_000
@@ -166,12 +166,12 @@ def outcome(res: ExecResult) -> str:
 
 @pytest.mark.parametrize("static", [True, False], ids=["static", "os-only"])
 @pytest.mark.parametrize("case", CORPUS, ids=[c.id for c in CORPUS])
-def test_abuse_is_contained(case: Abuse, static: bool, tmp_path: Path) -> None:
+def test_abuse_is_contained(case: Abuse, static: bool, tmp_path: Path, sandbox_server: SandboxServer) -> None:
     out = tmp_path / "outside"
     out.mkdir()
-    template = forkserver.get_template()
+    template = sandbox_server.template()
     limits = SandboxLimits(wall_seconds=case.wall, cpu_seconds=30, output_chars=CAP)
-    with Interpreter(limits=limits, static_checks=static) as it:
+    with Interpreter(limits=limits, static_checks=static, server=sandbox_server) as it:
         assert it.run("marker = 42").ok
         res = it.run(case.code.format(out=out))
         expected = (case.static if static else case.runtime).split("|")
@@ -179,7 +179,7 @@ def test_abuse_is_contained(case: Abuse, static: bool, tmp_path: Path) -> None:
         if case.check is not None:
             case.check(res, out)
         no_file(res, out)
-        assert forkserver.get_template() is template and template.alive(), "the template died"
+        assert sandbox_server.template() is template and template.alive(), "the template died"
         after = it.run("1 + 1")
         assert after.value == "2" and after.ok, after
         survived = it.run("marker")
@@ -193,7 +193,7 @@ def test_corpus_is_large_enough() -> None:
     assert len(CORPUS) >= 25
 
 
-def test_forged_tool_call_for_an_unknown_tool_is_refused() -> None:
+def test_forged_tool_call_for_an_unknown_tool_is_refused(sandbox_server: SandboxServer) -> None:
     calls: list[str] = []
 
     def handler(name: str, args: dict) -> object:
@@ -201,39 +201,42 @@ def test_forged_tool_call_for_an_unknown_tool_is_refused() -> None:
         raise AssertionError("never called")
 
     code = write_to_channel(frame({"op": "call", "tool": "delete_everything", "args": {}}))
-    with Interpreter(tools={"harmless": None}, tool_handler=handler, static_checks=False) as it:
+    with Interpreter(tools={"harmless": None}, tool_handler=handler, static_checks=False,
+                     server=sandbox_server) as it:
         assert it.run(code).value == "'written'"
         assert it.run("1 + 1").value == "2"  # the stray reply is skipped, the protocol stays in step
     assert calls == []
 
 
-def test_forged_results_are_ignored() -> None:
-    forged = frame({"op": "done", "stdout": 5, "value": {"x": 1}, "images": 7, "error": None})
-    with Interpreter(static_checks=False) as it:
+def test_forged_results_are_ignored(sandbox_server: SandboxServer) -> None:
+    forged = frame({"op": "done", "stdout": 5, "value": {"x": 1}, "images": 7, "error": None, "cpu_s": 1e300})
+    with Interpreter(static_checks=False, server=sandbox_server) as it:
         res = it.run(write_to_channel(forged))
         assert res.value == "'written'" and res.stdout == "" and res.images == []
         assert it.run("1 + 1").value == "2"
+        assert it.child_cpu_s <= it.limits.cpu_seconds_total + 1  # a forged CPU figure stays plausible
 
 
 def test_parent_secrets_never_reach_the_interpreter(monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-canary-123")
-    forkserver.shutdown()  # the next template starts from this environment
-    with Interpreter(static_checks=False) as it:
+    with SandboxServer() as server, Interpreter(static_checks=False, server=server) as it:
+        # the template started from this environment
         env = it.run("import os\ndict(os.environ)").value
         assert "sk-canary" not in env and "OPENAI_API_KEY" not in env
-        template_env = Path(f"/proc/{forkserver.get_template().pid}/environ").read_bytes()
+        template_env = Path(f"/proc/{server.template().pid}/environ").read_bytes()
         assert b"sk-canary" not in template_env
 
 
-def test_template_death_is_survived() -> None:
-    with Interpreter() as it:
+def test_template_death_is_survived(sandbox_server: SandboxServer) -> None:
+    server = sandbox_server
+    with Interpreter(server=server) as it:
         it.run("kept = 1")
-        old = forkserver.get_template()
+        old = server.template()
         os.kill(old.pid, 9)
         old.proc.wait(5)
         assert _wait_exit(it._state.child.pidfd, 5)  # its interpreter died with it (PDEATHSIG)
         res = it.run("1 + 1")  # a fresh template and interpreter answer
         assert res.value == "2" and res.reset
-        assert forkserver.get_template() is not old
-        with Interpreter() as other:
+        assert server.template() is not old
+        with Interpreter(server=server) as other:
             assert other.run("2 + 2").value == "4"

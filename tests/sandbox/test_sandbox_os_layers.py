@@ -1,5 +1,5 @@
 """The OS layers on their own: the seccomp program, Landlock rules, the template's isolation and
-active_layers."""
+SandboxServer.active_layers."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mmtsb.sandbox import Interpreter, active_layers, forkserver, interpreter, landlock, seccomp
+from mmtsb.sandbox import Interpreter, SandboxServer, forkserver, interpreter, landlock, seccomp
 
 
 def in_forked_child(body: Callable[[], None]) -> int:
@@ -93,8 +93,8 @@ def test_landlock_confines_reads_and_writes(tmp_path: Path) -> None:
     assert not (tmp_path / "new.txt").exists()
 
 
-def test_template_runs_without_secrets_and_in_its_own_network_namespace(monkeypatch) -> None:
-    template = forkserver.get_template()
+def test_template_runs_without_secrets_and_in_its_own_network_namespace(sandbox_server: SandboxServer) -> None:
+    template = sandbox_server.template()
     environ = Path(f"/proc/{template.pid}/environ").read_bytes().split(b"\0")
     names = {e.split(b"=", 1)[0].decode() for e in environ if e}
     assert names <= set(forkserver.template_env())
@@ -102,8 +102,8 @@ def test_template_runs_without_secrets_and_in_its_own_network_namespace(monkeypa
         assert os.readlink(f"/proc/{template.pid}/ns/net") != os.readlink("/proc/self/ns/net")
 
 
-def test_active_layers_reports_every_layer() -> None:
-    layers = active_layers()
+def test_active_layers_reports_every_layer(sandbox_server: SandboxServer) -> None:
+    layers = sandbox_server.active_layers()
     assert set(layers) == set(interpreter.LAYER_NAMES)
     assert layers["static_checks"] and layers["rlimits"] and layers["env_scrub"]
     assert layers["seccomp"] == seccomp.supported()
@@ -112,19 +112,38 @@ def test_active_layers_reports_every_layer() -> None:
         assert layers["netns"]
 
 
-def test_missing_layers_warn_loudly_once(monkeypatch) -> None:
-    with Interpreter() as it:
-        monkeypatch.setattr(interpreter, "_warned_layers", False)
+def test_missing_layers_warn_loudly_once(monkeypatch, sandbox_server: SandboxServer) -> None:
+    with Interpreter(server=sandbox_server) as it:
+        monkeypatch.setattr(sandbox_server, "_warned_layers", False)
         it.layer_details = {**it.layer_details, "landlock": False}
         with pytest.warns(RuntimeWarning, match="landlock"):
             it._warn_missing_layers()
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            it._warn_missing_layers()  # once per process
+            it._warn_missing_layers()  # once per server
+    other = SandboxServer()  # once per owner: another server warns on its own (no template needed for that)
+    with pytest.warns(RuntimeWarning, match="seccomp"):
+        other.warn_missing_layers({**it.layers, "seccomp": False})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        other.warn_missing_layers({**it.layers, "netns": False})
+        other.warn_missing_layers({**it.layers, "static_checks": False}, static_checks=False)
+    other.close()
 
 
-def test_interpreter_process_is_confined() -> None:
-    with Interpreter(static_checks=False) as it:
+def test_static_checks_turned_off_are_not_a_missing_layer() -> None:
+    server = SandboxServer()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        server.warn_missing_layers({name: name != "static_checks" for name in interpreter.LAYER_NAMES},
+                                   static_checks=False)
+    with pytest.warns(RuntimeWarning, match="static_checks"):
+        server.warn_missing_layers({name: name != "static_checks" for name in interpreter.LAYER_NAMES})
+    server.close()
+
+
+def test_interpreter_process_is_confined(sandbox_server: SandboxServer) -> None:
+    with Interpreter(static_checks=False, server=sandbox_server) as it:
         details = it.layer_details
         assert details["caps_dropped"] and details["landlock_abi"] == landlock.abi_version()
         env = it.run("import os\ndict(os.environ)").value
