@@ -3,7 +3,7 @@
 Each starter scenario is played end to end (``play_scenario``: scenario world, oracle agent translating its FULL
 steps to the level's tools, scripted user, evaluation) once per level; the world diffs, ids of created rows
 included, must be equal. A level that cannot reach a tool the solution needs (MINI has no web search) is
-skipped for that scenario, and the oracle must say so.
+left out for that scenario, and the oracle must say so (played on a starter made to need such a tool).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from testkit import REPO
 
-from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.episode.play import play_scenario
 from mmtsb.scenarios.loader import load_scenario
 from mmtsb.scenarios.solution import ReferenceSolution
@@ -50,14 +50,27 @@ def test_same_world_diff_at_every_level(path):
     assert {level: d == full for level, d in diffs.items()} == {level: True for level in diffs}
 
 
-def test_scenarios_skipped_at_a_level_are_refused_by_the_oracle():
+def _with_first_step(path: Path, step: dict, folder: Path) -> Path:
+    """A copy of a scenario whose reference solution starts with ``step``."""
+    data = json.loads(path.read_text())
+    data["metadata"]["reference_solution"]["rounds"][0].setdefault("steps", []).insert(0, step)
+    copy = folder / path.name
+    copy.write_text(json.dumps(data))
+    return copy
+
+
+def test_scenarios_skipped_at_a_level_are_refused_by_the_oracle(tmp_path):
     blocked = [(p, lv) for p in STARTERS for lv in LEVELS if _unreachable(p, lv)]
     assert all(lv == "mini" for _, lv in blocked)  # only MINI lacks tools (web search, vision)
-    if not blocked:
-        pytest.skip("every starter scenario is playable at every level")
-    path, level = blocked[0]
-    result = _play(path, level)
-    assert result.error and "which toolbox level 'mini' does not offer" in result.error
+    # whatever the starters need, one is made to need a tool MINI lacks, so the refusal is always played
+    assert not reachable("mini", "web_search_serper")
+    playable = next(p for p in STARTERS if not _unreachable(p, "mini"))
+    made = _with_first_step(playable, {"tool": "web_search_serper", "arguments": {"query": "Eiffel Tower height"}},
+                            tmp_path)
+    assert _unreachable(made, "mini") == ["web_search_serper"]
+    for path, level in [*blocked[:1], (made, "mini")]:
+        result = _play(path, level)
+        assert result.error and "which toolbox level 'mini' does not offer" in result.error
 
 
 @pytest.mark.parametrize("level", ["compact", "mini"])
