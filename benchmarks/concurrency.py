@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
-from mmtsb.episode.config import EpisodeConfig, apply_overrides  # noqa: E402
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides  # noqa: E402
 from mmtsb.runner.scaling_probe import PeakRss, process_tree, tree_rss_bytes  # noqa: E402
 from mmtsb.runner.settings import RunnerSettings, RunSettings  # noqa: E402
 

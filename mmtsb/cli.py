@@ -116,7 +116,7 @@ def cmd_gold_check(args: argparse.Namespace) -> int:
 def cmd_episode(args: argparse.Namespace) -> int:
     import asyncio
 
-    from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
+    from mmtsb.protocol.episode_config import ConfigError, EpisodeConfig, apply_overrides
     from mmtsb.episode.play import play_scenario
     from mmtsb.scenarios.loader import ScenarioError
 

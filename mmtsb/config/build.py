@@ -2,7 +2,7 @@
 
 ``build_run_settings`` is the only place that knows both shapes: it checks what the schema cannot (an LLM
 role without a model id, an open-weight model without a server, an empty scenario set), maps the groups to
-an :class:`~mmtsb.episode.config.EpisodeConfig`, lists the scenario files, and records the resolved config
+an :class:`~mmtsb.protocol.episode_config.EpisodeConfig`, lists the scenario files, and records the resolved config
 with secrets removed.
 
 The config hash covers what changes an episode's outcome: the agent/user/judge model ids and sampling
@@ -24,7 +24,8 @@ from omegaconf.errors import OmegaConfBaseException
 
 from mmtsb.config.paths import resolve_project_path
 from mmtsb.config.secrets import redact
-from mmtsb.episode.config import ConfigError, EpisodeConfig
+from mmtsb.protocol.episode_config import ConfigError, EpisodeConfig
+from mmtsb.protocol import registry
 from mmtsb.protocol.model_settings import ModelSettings
 from mmtsb.protocol.view import Budgets
 from mmtsb.runner.settings import LoggingSettings, RunnerSettings, RunSettings, config_hash
@@ -123,10 +124,12 @@ def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings
     return settings
 
 
-def _role(data: dict[str, Any], role: str, *, static_kinds: tuple[str, ...]) -> tuple[str, ModelSettings]:
+def _role(data: dict[str, Any], role: str) -> tuple[str, ModelSettings]:
+    """A user's or judge's kind and model settings (none for a kind that needs no model)."""
     section = data[role]
     kind = section["kind"]
-    if kind in static_kinds:
+    needs_model = (registry.user(kind) if role == "user" else registry.judge_backend(kind)).needs_model
+    if not needs_model:
         return kind, ModelSettings()
     return kind, model_settings(section.get("model"), where=f"{role}.model")
 
@@ -163,15 +166,35 @@ def scenario_files(dataset: dict[str, Any], *, cwd: Path | None = None) -> tuple
 
 
 # ------------------------------------------------------------------------------------------ episode
+def check_kinds(data: dict[str, Any]) -> None:
+    """``interface.name``, ``user.kind`` and ``judge.kind`` name registered kinds (else the options are listed)."""
+    for key, value, known in (("interface.name", data["interface"]["name"], registry.interfaces()),
+                              ("user.kind", data["user"]["kind"], registry.users()),
+                              ("judge.kind", data["judge"]["kind"], registry.judge_backends())):
+        if value not in known:
+            raise RunConfigError(f"{key}={value!r} is not a registered kind; choose one of {', '.join(known)}")
+
+
+def model_agent(interface: str) -> str:
+    """The agent kind a model plays through ``interface``: the registered model agent defining it."""
+    for kind in registry.agents().values():
+        if kind.interface == interface and kind.needs_model:
+            return kind.name
+    raise RunConfigError(f"interface.name={interface!r}: no model agent plays this interface; use model=oracle "
+                         "or another interface")
+
+
 def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeConfig:
-    """The EpisodeConfig of a resolved config (agent kind: oracle for model=oracle, else the interface)."""
+    """The EpisodeConfig of a resolved config (agent kind: oracle for model=oracle, else the model agent of the
+    interface)."""
+    check_kinds(data)
     interface = data["interface"]["name"]
     if data["model"]["kind"] == "oracle":
         agent, agent_model = "oracle", ModelSettings()
     else:
-        agent, agent_model = interface, model_settings(data["model"], where="model")
-    user, user_model = _role(data, "user", static_kinds=("scripted",))
-    judge, judge_model = _role(data, "judge", static_kinds=("static", "none"))
+        agent, agent_model = model_agent(interface), model_settings(data["model"], where="model")
+    user, user_model = _role(data, "user")
+    judge, judge_model = _role(data, "judge")
     image_root = data["dataset"].get("image_root")
     if image_root:
         resolved, _ = resolve_project_path(image_root, cwd=cwd)

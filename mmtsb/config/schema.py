@@ -32,28 +32,11 @@ class ModelKind(Enum):
     oracle = "oracle"
 
 
-class InterfaceName(Enum):
-    code_exec = "code_exec"
-    tool_use = "tool_use"
-    hybrid = "hybrid"
-
-
 class ToolboxLevel(Enum):
     full = "full"
     medium = "medium"
     compact = "compact"
     mini = "mini"
-
-
-class UserKind(Enum):
-    scripted = "scripted"
-    llm = "llm"
-
-
-class JudgeKind(Enum):
-    static = "static"
-    llm = "llm"
-    none = "none"
 
 
 class ImagesMode(Enum):
@@ -110,9 +93,10 @@ class ModelConf(ModelSettings):
 
 @dataclass
 class InterfaceConf:
-    """How the agent acts: Python code (code_exec), JSON tool calls (tool_use) or both (hybrid)."""
+    """How the agent acts: a registered interface (built in: code_exec, tool_use, hybrid; see
+    :mod:`mmtsb.protocol.registry`). Its options in the ``interface`` group come from the registry."""
 
-    name: InterfaceName = InterfaceName.code_exec
+    name: str = "code_exec"
 
 
 @dataclass
@@ -127,7 +111,7 @@ class UserConf:
     """The simulated user: the scenario's scripted user, or an LLM playing it (``model`` required)."""
 
     name: str = "scripted"
-    kind: UserKind = UserKind.scripted
+    kind: str = "scripted"                      # a registered user kind (scripted, llm)
     model: ModelConf | None = None
 
 
@@ -136,7 +120,7 @@ class JudgeConf:
     """How completion is judged: static checks only, LLM rubric judges (``model`` required), or none."""
 
     name: str = "static"
-    kind: JudgeKind = JudgeKind.static
+    kind: str = "static"                        # a registered judge kind (static, llm, none)
     model: ModelConf | None = None
 
 
@@ -232,9 +216,21 @@ def slug(text: Any, max_len: int = 100) -> str:
 
 
 def register_configs() -> None:
-    """Register the schema, the ``mmtsb.slug`` resolver and the serving module's resolvers (``serve=vllm``
-    uses ``mmtsb_free_port``). Idempotent; safe in every process."""
-    ConfigStore.instance().store(name=SCHEMA_NAME, node=RunConfig)
+    """Register the schema, one ``interface`` option per registered interface (unless ``conf/interface/`` has a
+    file of that name), the ``mmtsb.slug`` resolver and the serving module's resolvers (``serve=vllm`` uses
+    ``mmtsb_free_port``). Idempotent; safe in every process."""
+    from mmtsb.config.paths import ConfNotFoundError, conf_dir
+    from mmtsb.protocol import registry
+
+    store = ConfigStore.instance()
+    store.store(name=SCHEMA_NAME, node=RunConfig)
+    try:
+        files = {p.stem for p in (conf_dir() / "interface").glob("*.yaml")}
+    except ConfNotFoundError:
+        files = set()
+    for name in registry.interfaces():
+        if name not in files:
+            store.store(group="interface", name=name, node=InterfaceConf(name=name))
     if not OmegaConf.has_resolver("mmtsb.slug"):
         OmegaConf.register_new_resolver("mmtsb.slug", slug)
     try:

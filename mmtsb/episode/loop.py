@@ -22,7 +22,7 @@ from mmtsb.episode.context import EpisodeContext
 from mmtsb.protocol.evidence import EpisodeEvidence
 from mmtsb.protocol.messages import AGENT, ENV, USER, Message, Party, ToolCall
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
-from mmtsb.protocol import Action, CallTools, Role, RunCode, Say
+from mmtsb.protocol import Action, CallTools, Role, RunCode, Say, registry
 from mmtsb.protocol.judges import Judge, JudgeVerdict
 from mmtsb.tools.session import to_jsonable
 from mmtsb.ui.state import UIState, ui_state
@@ -73,15 +73,15 @@ class EpisodeResult:
 class EpisodeRunner:
     """Plays one scenario with an agent and a user, then scores and judges it."""
 
-    def __init__(self, ctx: EpisodeContext, agent: Role, user: Role, *, agent_judge: Judge | None = None,
-                 user_judge: Judge | None = None, code_runner: CodeRunner | None = None,
-                 eval_options: EvalOptions | None = None, ui_judge: Judge | None = None) -> None:
+    def __init__(self, ctx: EpisodeContext, agent: Role, user: Role, *, judges: dict[str, Judge] | None = None,
+                 code_runner: CodeRunner | None = None, eval_options: EvalOptions | None = None) -> None:
+        """``judges``: by judged party (``agent``, ``user``, ``ui``: the registry's judged parties); a party
+        judged in UI mode only is dropped outside it."""
         self.ctx = ctx
         self.agent = agent
         self.user = user
-        self.agent_judge = agent_judge
-        self.user_judge = user_judge
-        self.ui_judge = ui_judge if ctx.ui else None   # the UI judge runs in UI mode only
+        parties = registry.judged_parties()
+        self.judges = {k: j for k, j in (judges or {}).items() if k not in parties or ctx.ui or not parties[k].ui_only}
         self.code_runner = code_runner
         self.eval_options = eval_options or EvalOptions()
         self.messages: list[Message] = []
@@ -132,14 +132,13 @@ class EpisodeRunner:
                                    max_messages=self.ctx.budgets.max_messages or self.ctx.scenario.max_messages,
                                    rows=self.rows, ui=self.ctx.ui, ui_state=ui_state_of(world) if self.ctx.ui else None,
                                    tool_history=list(self.ctx.session.history))
-        verdicts: dict[str, JudgeVerdict | None] = {}
-        for key, judge in (("agent", self.agent_judge), ("user", self.user_judge), ("ui", self.ui_judge)):
-            verdicts[key] = await self._judge(judge, evidence) if judge is not None else None
-        agent_v, user_v, ui_v = verdicts["agent"], verdicts["user"], verdicts["ui"]
+        verdicts: dict[str, JudgeVerdict | None] = {name: None for name in registry.judged_parties()}
+        for key, judge in self.judges.items():
+            verdicts[key] = await self._judge(judge, evidence)
         trajectory = self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts)
-        return EpisodeResult(self.ctx.scenario.name, agent_v.passed if agent_v else None,
-                             user_v.passed if user_v else None, entity.f1, self.steps, end_reason, trajectory, error,
-                             ui_pass=ui_v.passed if ui_v else None)
+        passed = {k: (v.passed if v is not None else None) for k, v in verdicts.items()}
+        return EpisodeResult(self.ctx.scenario.name, passed.get("agent"), passed.get("user"), entity.f1, self.steps,
+                             end_reason, trajectory, error, ui_pass=passed.get("ui"))
 
     async def _judge(self, judge: Judge, evidence: EpisodeEvidence) -> JudgeVerdict:
         try:
@@ -308,9 +307,8 @@ class EpisodeRunner:
             "interface": self.ctx.interface,
             "seed": self.ctx.seed,
             "roles": {"agent": self.agent.name, "user": self.user.name,
-                      "agent_judge": getattr(self.agent_judge, "name", None),
-                      "user_judge": getattr(self.user_judge, "name", None),
-                      "ui_judge": getattr(self.ui_judge, "name", None)},
+                      **{f"{k}_judge": getattr(self.judges.get(k), "name", None)
+                         for k in dict.fromkeys([*registry.judged_parties(), *self.judges])}},
             "prompts": {"agent": {"version": self.agent.prompt_version, "texts": self.agent.prompts()},
                         "user": {"version": self.user.prompt_version, "texts": self.user.prompts()}},
             "taxonomy": s.taxonomy.model_dump(),
@@ -334,9 +332,7 @@ class EpisodeRunner:
             "world_diff": world_diff.to_dict(),
             "entity_diff": entity.to_dict(),
             "judges": {k: (v.to_dict() if v is not None else None) for k, v in verdicts.items()},
-            "agent_pass": verdicts["agent"].passed if verdicts["agent"] else None,
-            "user_pass": verdicts["user"].passed if verdicts["user"] else None,
-            "ui_pass": verdicts["ui"].passed if verdicts.get("ui") else None,
+            **{f"{k}_pass": (v.passed if v is not None else None) for k, v in verdicts.items()},
             "entity_f1": entity.f1,
             "ui_mode": self.ctx.ui,
             **({"ui": ui_record(world)} if self.ctx.ui else {}),

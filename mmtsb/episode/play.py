@@ -11,23 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.loop import EpisodeResult, EpisodeRunner
+from mmtsb.protocol import registry
 from mmtsb.eval.entity_diff import EvalOptions
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import load_scenario
 from mmtsb.tools.levels import registry_for_level
+from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.session import ToolSession, WorkingSet
 from mmtsb.ui.mode import AGENT_UI_TOOLS
-
-#: the interfaces whose agent (or oracle) runs Python in a sandbox
-CODE_INTERFACES = ("code_exec", "hybrid")
-#: tools never evicted from a tool-use agent's working set (execute_code only in the hybrid interface)
-PINNED_TOOLS = ("api_docs_search_api_docs",)
-HYBRID_PINNED_TOOLS = ("api_docs_search_api_docs", "execute_code")
-
 
 async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFactory | None = None,
                         trajectory_dir: str | Path | None = None) -> EpisodeResult:
@@ -41,31 +36,25 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
         world.metadata["web_corpus"] = str((path.parent / corpus).resolve())
     scratch = tempfile.mkdtemp(prefix=f"mmtsb_{scenario.name}_")
     world.metadata["scratch_dir"] = scratch
-    registry = registry_for_level(cfg.toolbox)
-    mode = "code_exec" if cfg.interface == "code_exec" or cfg.agent == "oracle" else "tool_use"
-    pinned = HYBRID_PINNED_TOOLS if cfg.interface == "hybrid" else PINNED_TOOLS
-    if cfg.ui:  # UI mode: the agent's UI tools are always offered (SPEC.md §1)
-        pinned = (*pinned, *AGENT_UI_TOOLS)
-    working_set = WorkingSet(pinned=[t for t in pinned if t in registry]) if mode == "tool_use" else None
-    session = ToolSession(world, registry, mode=mode, working_set=working_set)
-    ctx = EpisodeContext(built=built, registry=registry, session=session, interface=cfg.interface,
+    tools = registry_for_level(cfg.toolbox)
+    spec = registry.interface(cfg.interface)
+    session = ToolSession(world, tools, mode="tool_use" if discovers_tools(cfg) else "code_exec",
+                          working_set=working_set_for(cfg, tools))
+    ctx = EpisodeContext(built=built, registry=tools, session=session, interface=cfg.interface,
                          budgets=cfg.budgets, seed=cfg.seed, ui=cfg.ui)
     factory = factory or RoleFactory()
     agent, user = factory.agent(cfg), factory.user(cfg)
-    agent_judge, user_judge = factory.judges(cfg)
-    ui_judge = factory.ui_judge(cfg)
-    code_runner = (StartingRunner(lambda: factory.code_runner(cfg, session, scratch))
-                   if cfg.interface in CODE_INTERFACES else None)
+    judges = factory.judges(cfg)
+    code_runner = StartingRunner(lambda: factory.code_runner(cfg, session, scratch)) if spec.runs_code else None
     if code_runner is not None:
         session.code_runner = code_runner
-    runner = EpisodeRunner(ctx, agent, user, agent_judge=agent_judge, user_judge=user_judge, code_runner=code_runner,
-                           eval_options=EvalOptions(strict_reference=cfg.strict_reference), ui_judge=ui_judge)
+    runner = EpisodeRunner(ctx, agent, user, judges=judges, code_runner=code_runner,
+                           eval_options=EvalOptions(strict_reference=cfg.strict_reference))
     try:
         result = await runner.run()
     finally:
-        for closeable in (agent, user, agent_judge, user_judge, ui_judge):
-            if closeable is not None:
-                await closeable.close()
+        for closeable in (agent, user, *judges.values()):
+            await closeable.close()
         if code_runner is not None:
             code_runner.close()
         world.close()
@@ -73,6 +62,23 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     if trajectory_dir is not None:
         write_trajectory(result.trajectory, Path(trajectory_dir) / f"{scenario.name}.json")
     return result
+
+
+def discovers_tools(cfg: EpisodeConfig) -> bool:
+    """Whether the agent gets its tools through discovery (a working set of function-call tools): a tool-call
+    interface played by an agent kind that discovers (not the oracle, which knows its solution's tools)."""
+    return registry.interface(cfg.interface).tool_calls and registry.agent(cfg.agent).discovery
+
+
+def working_set_for(cfg: EpisodeConfig, tools: ToolRegistry) -> WorkingSet | None:
+    """The discovery working set of a tool-call agent: the interface's pinned tools (and the agent's UI tools in
+    UI mode, SPEC.md §1) are never evicted; None when the agent does not discover its tools."""
+    if not discovers_tools(cfg):
+        return None
+    pinned = registry.interface(cfg.interface).pinned_tools
+    if cfg.ui:
+        pinned = (*pinned, *AGENT_UI_TOOLS)
+    return WorkingSet(pinned=[t for t in pinned if t in tools])
 
 
 class StartingRunner:

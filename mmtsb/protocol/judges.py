@@ -1,15 +1,19 @@
-"""Judge verdicts: the pass/fail of an episode per criterion, decided as the AND of the criteria."""
+"""Judges and their verdicts: the pass/fail of an episode per criterion, decided as the AND of the criteria; and
+the parties the paper's judges judge (agent, user, UI), declared in the registry with their rubric criteria."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
+
+from mmtsb.protocol.registry import JudgedParty, register_judged_party
 
 if TYPE_CHECKING:
     from mmtsb.protocol.evidence import EpisodeEvidence
 
-JudgeKind = Literal["agent", "user", "ui"]
+#: what a judge judges: a registered JudgedParty name ("agent", "user", "ui" for the built-ins)
+JudgeKind = str
 
 #: the paper's rubric criteria (SPEC.md §6.4)
 AGENT_CRITERIA = ("task_completion", "instruction_following", "tool_use_validity", "no_side_effects",
@@ -17,6 +21,11 @@ AGENT_CRITERIA = ("task_completion", "instruction_following", "tool_use_validity
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency",
                  "tool_channel_correctness")
 UI_CRITERIA = ("ui_task_focus", "ui_structure_and_patterns", "ui_action_clarity", "ui_feedback_and_flow")
+
+register_judged_party(JudgedParty("agent", AGENT_CRITERIA, description="the agent's work (Agent SR)"))
+register_judged_party(JudgedParty("user", USER_CRITERIA, description="the simulated user's fidelity (User SR)"))
+register_judged_party(JudgedParty("ui", UI_CRITERIA, ui_only=True, optional_columns=True,
+                                  description="the agent's interactive UI (UI SR, UI mode only)"))
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""Makes the roles of an episode from its config. One factory per process holds what episodes share
-(per-provider concurrency limits, the image encoding cache, the sandbox template)."""
+"""Makes the roles of an episode from its config, through the registry of role kinds: the one place the episode
+reaches concrete roles. One factory per process holds what episodes share (per-provider concurrency limits, the
+image encoding cache, response caches, the direct route's HTTP sessions)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mmtsb.episode.config import EpisodeConfig
-from mmtsb.protocol import Role
+import mmtsb.roles  # noqa: F401  (declares the built-in kinds)
+from mmtsb.protocol import registry
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.protocol.judges import Judge
-from mmtsb.roles.judges.static import StaticAgentJudge, StaticUIJudge, StaticUserJudge
-from mmtsb.roles.oracle import OracleAgent
-from mmtsb.roles.scripted_user import ScriptedUser
+from mmtsb.protocol.registry import RoleRequest
+from mmtsb.protocol.roles import Role
 from mmtsb.tools.session import ToolSession
 
 
@@ -22,6 +23,11 @@ class RoleFactory:
     def __init__(self) -> None:
         self._shared: dict[str, Any] = {}
 
+    @property
+    def shared(self) -> dict[str, Any]:
+        """The process-wide objects model roles share (keys of :mod:`mmtsb.roles.llm_common`)."""
+        return self._shared
+
     async def aclose(self) -> None:
         """Close the connections the roles opened through this factory (the direct route's HTTP sessions)."""
         if "mmtsb.roles.llm_common" in sys.modules:   # else no model role was ever made here
@@ -29,44 +35,29 @@ class RoleFactory:
 
             await close_shared(self._shared)
 
-    def agent(self, cfg: EpisodeConfig) -> Role:
-        if cfg.agent == "oracle":
-            return OracleAgent(cfg.interface)
-        from mmtsb.roles.llm_agents import make_llm_agent
+    def _request(self, cfg: EpisodeConfig, role: str) -> RoleRequest:
+        return RoleRequest(cfg, cfg.role_settings(role), self._shared)
 
-        return make_llm_agent(cfg, self._shared)
+    def agent(self, cfg: EpisodeConfig) -> Role:
+        return registry.agent(cfg.agent).make(self._request(cfg, "agent"))
 
     def user(self, cfg: EpisodeConfig) -> Role:
-        if cfg.user == "scripted":
-            return ScriptedUser()
-        from mmtsb.roles.llm_user import LLMUser
+        return registry.user(cfg.user).make(self._request(cfg, "user"))
 
-        return LLMUser(cfg.user_model, self._shared, response_cache_dir=cfg.response_cache_dir)
-
-    def judges(self, cfg: EpisodeConfig) -> tuple[Judge | None, Judge | None]:
-        if cfg.judge == "none":
-            return None, None
-        if cfg.judge == "static":
-            return StaticAgentJudge(), StaticUserJudge()
-        from mmtsb.roles.judges.llm import LLMAgentJudge, LLMUserJudge
-
-        return (LLMAgentJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir),
-                LLMUserJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir, ui=cfg.ui))
-
-    def ui_judge(self, cfg: EpisodeConfig) -> Judge | None:
-        """The UI judge of a UI-mode episode (``judge=static``: deterministic rules; ``judge=llm``: the rubric
-        judge over ``judge_model``); None outside UI mode or with ``judge=none``."""
-        if not cfg.ui or cfg.judge == "none":
-            return None
-        if cfg.judge == "static":
-            return StaticUIJudge()
-        from mmtsb.roles.judges.llm import LLMUIJudge
-
-        return LLMUIJudge(cfg.judge_model, self._shared, response_cache_dir=cfg.response_cache_dir)
+    def judges(self, cfg: EpisodeConfig) -> dict[str, Judge]:
+        """The episode's judges by judged party (agent, user; ui in UI mode), as ``cfg.judge`` provides them;
+        empty for ``judge=none``."""
+        backend = registry.judge_backend(cfg.judge).name
+        out: dict[str, Judge] = {}
+        for name, party in registry.judged_parties().items():
+            make = registry.judge_maker(backend, name)
+            if make is not None and party.applies(cfg):
+                out[name] = make(self._request(cfg, "judge"))
+        return out
 
     def code_runner(self, cfg: EpisodeConfig, session: ToolSession, scratch: str | Path) -> Any:
-        """A sandbox interpreter with every agent tool, for the code-exec and hybrid interfaces."""
-        if cfg.interface not in ("code_exec", "hybrid"):
+        """A sandbox interpreter with every agent tool, for interfaces that run code (None otherwise)."""
+        if not registry.interface(cfg.interface).runs_code:
             return None
         from mmtsb.sandbox import Interpreter
 

@@ -27,6 +27,7 @@ from mmtsb.roles.prompts.user import (
     user_instruction,
 )
 from mmtsb.scenarios.script import PLACEHOLDER
+from mmtsb.protocol.registry import RoleRequest, user_kind
 
 SEND_IMAGES = "send_message_with_image"
 MAX_NUDGES = 2
@@ -180,3 +181,9 @@ class LLMUser(ModelRole):
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+@user_kind("llm")
+def llm_user(req: RoleRequest) -> LLMUser:
+    """An LLM plays the user from the scenario's script (``user_model``)."""
+    return LLMUser(req.settings, req.shared, response_cache_dir=req.response_cache_dir)

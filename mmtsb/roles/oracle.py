@@ -21,6 +21,7 @@ from mmtsb.protocol import Action, CallTools, Role, RunCode, Say
 from mmtsb.scenarios.solution import ReferenceSolution, SolutionError, SolutionRunner
 from mmtsb.tools.levels import level_of, level_python, reachable, to_level_call
 from mmtsb.tools.session import ToolError, ToolOutcome
+from mmtsb.protocol.registry import RoleRequest, agent_kind
 
 
 class OracleAgent(Role):
@@ -121,3 +122,9 @@ class OracleAgent(Role):
         if name and name in runner.saved:
             code = f"{name} = {runner.saved[name]!r}\n{code}"
         return code
+
+
+@agent_kind("oracle", interface=None, needs_model=False, discovery=False)
+def oracle_agent(req: RoleRequest) -> OracleAgent:
+    """Replays the scenario's reference solution through the configured interface (no model, no key)."""
+    return OracleAgent(req.cfg.interface)

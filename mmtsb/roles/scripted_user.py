@@ -15,6 +15,7 @@ from mmtsb.protocol.view import EpisodeView
 from mmtsb.protocol.messages import AGENT, ENV, USER, Message, ToolCall
 from mmtsb.protocol import Action, CallTools, Role, Say
 from mmtsb.scenarios.script import UI_INTERACTIONS_KEY, UIInteraction, parse_ui_interactions
+from mmtsb.protocol.registry import RoleRequest, user_kind
 
 UI_NOTE = "<ui_state_server>"
 INTERACT = "ui_user_interact"
@@ -99,3 +100,8 @@ class ScriptedUser(Role):
         self._calls += 1
         return ToolCall(id=f"user_ui_{self._calls}", name=INTERACT, arguments=args)
 
+
+@user_kind("scripted", needs_model=False)
+def scripted_user(req: RoleRequest) -> ScriptedUser:
+    """The scenario's scripted user: replays the SYSTEM->USER script (queries and images per round)."""
+    return ScriptedUser()

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.runner.settings import RunnerSettings, RunSettings
 
 STARTERS = [f"mmtsb_nominal_00{i}.json" for i in (1, 2, 3, 4)]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 
 
 @dataclass

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.jsonio import dumps
 from mmtsb.episode.play import play_scenario
 from mmtsb.roles.factory import RoleFactory
@@ -69,12 +69,11 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -
     started = time.process_time()
     factory = factory or RoleFactory()
     try:
-        roles = [factory.agent(warm_up.cfg), factory.user(warm_up.cfg), *factory.judges(warm_up.cfg)]
+        roles = [factory.agent(warm_up.cfg), factory.user(warm_up.cfg), *factory.judges(warm_up.cfg).values()]
     except Exception:  # noqa: BLE001 (a role that cannot be made fails its episodes, with their own report)
         roles = []
     for role in roles:
-        if role is not None:
-            await role.close()
+        await role.close()
     registry_for_level(warm_up.cfg.toolbox)
     built = 0
     for path in warm_up.paths:
@@ -127,13 +126,13 @@ class EpisodeWorker:
             from mmtsb.runner.gated_limits import GatedLimits
 
             # the roles read their limits from the factory's shared dict (mmtsb.roles.llm_common)
-            self.factory._shared[LIMITS_KEY] = GatedLimits(gate, holder, overrides=provider_limits,
+            self.factory.shared[LIMITS_KEY] = GatedLimits(gate, holder, overrides=provider_limits,
                                                            bypass_at=bypass_at, timeout_s=gate_timeout_s)
         elif provider_limits:
             from mmtsb.llm.limits import ProviderLimits
             from mmtsb.roles.llm_common import LIMITS_KEY
 
-            self.factory._shared[LIMITS_KEY] = ProviderLimits(provider_limits)
+            self.factory.shared[LIMITS_KEY] = ProviderLimits(provider_limits)
 
     async def ready(self) -> str:
         return self.holder

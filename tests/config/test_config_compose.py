@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hydra.core.config_store import ConfigStore
 from hydra.errors import ConfigCompositionException, MissingConfigException
 from omegaconf import OmegaConf
 
+from mmtsb.config.build import RunConfigError, build_run_settings
 from mmtsb.config.paths import conf_dir
 
 GROUPS = ("model", "interface", "toolbox", "user", "judge", "dataset", "runner", "serve", "logging")
@@ -15,7 +17,10 @@ PAPER_MODELS = {"gpt_5_4_none", "gpt_5_4_medium", "gpt_5_4_high", "claude_4_5_op
 
 
 def options(group: str) -> list[str]:
-    return sorted(p.stem for p in (conf_dir() / group).glob("*.yaml"))
+    """A group's options: its files in conf/ and the nodes the registry put in the ConfigStore (interfaces)."""
+    stored = {name.removesuffix(".yaml") for name in ConfigStore.instance().list(group)} \
+        if ConfigStore.instance().repo.get(group) else set()
+    return sorted({p.stem for p in (conf_dir() / group).glob("*.yaml")} | stored)
 
 
 def all_options() -> list[tuple[str, str]]:
@@ -37,8 +42,8 @@ def test_groups_hold_the_required_options():
 def test_defaults_are_the_offline_oracle_run(compose_cfg):
     cfg = compose_cfg()
     assert cfg.model.kind.value == "oracle" and cfg.model.model is None
-    assert (cfg.interface.name.value, cfg.toolbox.level.value) == ("code_exec", "full")
-    assert (cfg.user.kind.value, cfg.judge.kind.value) == ("scripted", "static")
+    assert (cfg.interface.name, cfg.toolbox.level.value) == ("code_exec", "full")
+    assert (cfg.user.kind, cfg.judge.kind) == ("scripted", "static")
     assert cfg.dataset.path == "scenarios/nominal" and cfg.runner.kind.value == "local"
     assert cfg.serve.kind == "none" and cfg.logging.wandb is False
     assert (cfg.repeats, cfg.seed, cfg.strict_reference, cfg.images.value) == (1, 0, False, "require")
@@ -110,14 +115,35 @@ def test_unknown_option_lists_the_available_ones(compose_cfg):
     assert "model/gpt5" in str(info.value) and "gpt_5_4_high" in str(info.value)
 
 
-def test_wrong_values_are_rejected_with_the_allowed_ones(compose_cfg):
-    with pytest.raises(ConfigCompositionException) as info:
-        compose_cfg("interface.name=tooluse")
-    assert "code_exec" in str(info.value.__cause__) and "tool_use" in str(info.value.__cause__)
+def test_wrong_values_are_rejected_with_the_allowed_ones(compose_cfg, tmp_path):
+    # the kinds are the registry's: a name nothing registered fails before any episode, listing the registered ones
+    for override, key in (("interface.name=tooluse", "interface.name='tooluse'"), ("user.kind=robot", "user.kind"),
+                          ("judge.kind=oracle", "judge.kind")):
+        with pytest.raises(RunConfigError) as info:
+            build_run_settings(compose_cfg(override), tmp_path)
+        assert key in str(info.value) and "is not a registered kind" in str(info.value)
+    assert "code_exec, tool_use, hybrid" in str(config_error_of(compose_cfg, tmp_path, "interface.name=tooluse"))
+    with pytest.raises(MissingConfigException, match="tool_use"):   # an unknown option lists the registered ones
+        compose_cfg("interface=tooluse")
     with pytest.raises(ConfigCompositionException):
         compose_cfg("budgets.max_steps=many")
     with pytest.raises(ConfigCompositionException):
         compose_cfg("images=maybe")
+
+
+def config_error_of(compose_cfg, tmp_path, override: str) -> RunConfigError:
+    try:
+        build_run_settings(compose_cfg(override), tmp_path)
+    except RunConfigError as e:
+        return e
+    raise AssertionError(f"{override} was accepted")
+
+
+def test_every_registered_interface_is_an_option(compose_cfg):
+    from mmtsb.protocol import registry
+
+    for name in registry.interfaces():
+        assert compose_cfg(f"interface={name}").interface.name == name
 
 
 def test_cluster_address_comes_from_the_environment(compose_cfg, monkeypatch):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.episode.play import play_scenario
 from mmtsb.llm import flush_litellm_logging
 from mmtsb.protocol.judges import AGENT_CRITERIA, USER_CRITERIA

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from testkit import REPO
-from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import ConfigError, EpisodeConfig, apply_overrides
 from mmtsb.episode.play import play_scenario
 
 SCRIPT = ("{{USER_INSTRUCTION}}ROUND 1 [provide: image_1]\nQuery: Make a packing list note and update my trip note.\n"

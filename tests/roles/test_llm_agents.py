@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from mmtsb.episode.config import EpisodeConfig, ModelSettings
+from mmtsb.protocol.episode_config import EpisodeConfig, ModelSettings
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.loop import EpisodeRunner
 from mmtsb.protocol.messages import AGENT, ENV, USER, Message
@@ -22,7 +22,7 @@ from mmtsb.llm import LLMAuthError, flush_litellm_logging
 from mmtsb.roles.agents.code_exec import CodeExecAgent, execution_body, first_code_block
 from mmtsb.roles.agents.tool_use import EXECUTE_CODE, ToolUseAgent
 from mmtsb.protocol import CallTools, RunCode, Say
-from mmtsb.roles.llm_agents import make_llm_agent
+from mmtsb.roles.factory import RoleFactory
 from mmtsb.roles.llm_common import IMAGES_KEY, model_config
 from mmtsb.roles.prompts.agent import (
     AGENT_CODE_EXEC_PROMPT_VERSION,
@@ -142,11 +142,12 @@ def test_model_settings_map_to_model_config():
 
 
 def test_make_llm_agent_picks_the_interface(server):
-    shared: dict[str, Any] = {}
+    factory = RoleFactory()
+    shared = factory.shared
     kinds = {}
     for agent in ("code_exec", "tool_use", "hybrid"):
         cfg = EpisodeConfig(agent=agent, agent_model=settings(server))
-        role = make_llm_agent(cfg, shared)
+        role = factory.agent(cfg)
         kinds[agent] = (type(role).__name__, role.prompt_version, role.name)
     assert kinds == {"code_exec": ("CodeExecAgent", AGENT_CODE_EXEC_PROMPT_VERSION, "code_exec:openai/fake-model"),
                      "tool_use": ("ToolUseAgent", AGENT_TOOL_USE_PROMPT_VERSION, "tool_use:openai/fake-model"),

@@ -365,11 +365,11 @@ def test_failed_repair_call_keeps_the_first_reply(server, built):
 
 
 def test_factory_builds_both_llm_judges_and_rejects_an_empty_model():
-    from mmtsb.episode.config import EpisodeConfig
+    from mmtsb.protocol.episode_config import EpisodeConfig
     from mmtsb.roles.factory import RoleFactory
 
-    agent_judge, user_judge = RoleFactory().judges(EpisodeConfig(judge="llm",
-                                                                 judge_model=ModelSettings(model="openai/gpt-x")))
+    judges = RoleFactory().judges(EpisodeConfig(judge="llm", judge_model=ModelSettings(model="openai/gpt-x")))
+    agent_judge, user_judge = judges["agent"], judges["user"]
     assert isinstance(agent_judge, LLMAgentJudge) and isinstance(user_judge, LLMUserJudge)
     assert agent_judge.client.limits is user_judge.client.limits
     with pytest.raises(ValueError, match="judge_model.model is empty"):

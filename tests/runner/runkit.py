@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.runner.settings import RunnerSettings, RunSettings
 from testkit import REPO
 

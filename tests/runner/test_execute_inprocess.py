@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import mmtsb.runner.worker as worker
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.runner.execute import execute_run, plan_episodes
 from mmtsb.runner.settings import episode_id, episode_seed
 from mmtsb.testing import FakeLLMServer
@@ -189,7 +189,7 @@ def test_both_routes_to_an_openai_compatible_server_play_the_same_episodes(tmp_p
 RUN_SCRIPT = """
 import asyncio, sys
 import mmtsb.runner.worker as worker
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.runner.execute import execute_run
 from mmtsb.runner.settings import RunnerSettings, RunSettings
 

@@ -16,7 +16,7 @@ from testkit import REPO
 
 RAY_RUN = """
 import sys
-from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.runner.execute import execute_run
 from mmtsb.runner.settings import RunnerSettings, RunSettings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.runner.execute import plan_episodes
 from mmtsb.runner.worker import WarmUp, warm_up_process
 from runkit import STARTERS, settings

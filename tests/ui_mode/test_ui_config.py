@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mmtsb.config.build import RunConfigError, build_run_settings, hash_view, resolve_config
-from mmtsb.episode.config import ConfigError, EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import ConfigError, EpisodeConfig, apply_overrides
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.roles.judges.llm import LLMUIJudge, LLMUserJudge
 from mmtsb.roles.judges.static import StaticUIJudge
@@ -78,13 +78,13 @@ def test_the_config_hash_changes_with_ui_mode_and_earlier_hashes_stay_valid(comp
 
 def test_the_factory_adds_the_ui_judge_in_ui_mode_only():
     factory = RoleFactory()
-    assert factory.ui_judge(EpisodeConfig()) is None
-    assert isinstance(factory.ui_judge(EpisodeConfig(ui=True)), StaticUIJudge)
-    assert factory.ui_judge(EpisodeConfig(ui=True, judge="none")) is None
+    assert "ui" not in factory.judges(EpisodeConfig())
+    assert isinstance(factory.judges(EpisodeConfig(ui=True))["ui"], StaticUIJudge)
+    assert factory.judges(EpisodeConfig(ui=True, judge="none")) == {}
     llm = apply_overrides(EpisodeConfig(), ["ui=true", "judge=llm", "judge_model.model=openai/x",
                                             "judge_model.api_base=http://127.0.0.1:9/v1"])
-    judge = factory.ui_judge(llm)
+    judge = factory.judges(llm)["ui"]
     assert isinstance(judge, LLMUIJudge) and judge.kind == "ui" and judge.max_images == 10
-    _, user_judge = factory.judges(llm)
+    user_judge = factory.judges(llm)["user"]
     assert isinstance(user_judge, LLMUserJudge) and user_judge.ui is True
     assert "UI mode" in user_judge.system_prompt() and "+user-judge-ui/v1#" in user_judge.prompt_version

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from mmtsb.protocol.model_settings import ModelSettings
 from mmtsb.episode.context import EpisodeContext
-from mmtsb.episode.play import PINNED_TOOLS
+from mmtsb.protocol import registry as kinds
 from mmtsb.roles.agents.tool_use import ToolUseAgent
 from mmtsb.roles.llm_user import LLMUser
 from mmtsb.roles.prompts import (
@@ -36,7 +36,7 @@ SETTINGS = ModelSettings(model="openai/fake-model", api_base="http://127.0.0.1:9
 def context(ui: bool) -> EpisodeContext:
     built = build_world(load_scenario(GLEN), image_root=UI_DIR)
     registry = full_registry()
-    pinned = list(PINNED_TOOLS) + (list(AGENT_UI_TOOLS) if ui else [])
+    pinned = list(kinds.interface("tool_use").pinned_tools) + (list(AGENT_UI_TOOLS) if ui else [])
     session = ToolSession(built.world, registry, mode="tool_use", working_set=WorkingSet(pinned=pinned))
     return EpisodeContext(built=built, registry=registry, session=session, interface="tool_use", ui=ui)
 

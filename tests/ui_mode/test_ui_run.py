@@ -11,7 +11,7 @@ import sys
 
 import pyarrow.parquet as pq
 
-from mmtsb.episode.config import EpisodeConfig
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.report.metrics import group_metrics
 from mmtsb.runner.execute import execute_run
 from mmtsb.runner.settings import RunnerSettings, RunSettings

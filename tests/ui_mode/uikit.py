@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mmtsb.episode.config import EpisodeConfig, apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.episode.loop import EpisodeResult
 from mmtsb.episode.play import play_scenario
 from mmtsb.llm import flush_litellm_logging

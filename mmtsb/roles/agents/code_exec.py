@@ -19,6 +19,7 @@ from mmtsb.roles.prompts.agent import (
     NUDGE_EMPTY_CODE,
     code_exec_prompt,
 )
+from mmtsb.protocol.registry import InterfaceSpec, RoleRequest, agent_kind
 
 _OPEN = r"```[ \t]*(?:python3?|py)\b[^\n]*\n"
 _BLOCK = re.compile(_OPEN + r"(.*?)^[ \t]*```", re.DOTALL | re.IGNORECASE | re.MULTILINE)
@@ -118,3 +119,14 @@ class CodeExecAgent(LLMAgent):
             return Say(text)
         self._add({"role": "assistant", "content": block.kept})
         return RunCode(block.code, text=block.before)
+
+
+#: the code-execution interface (SPEC.md §2.1)
+CODE_EXEC = InterfaceSpec("code_exec", "the agent writes Python that calls the tools (one persistent sandboxed "
+                          "interpreter per episode)", runs_code=True, supports_ui=False)
+
+
+@agent_kind("code_exec", interface=CODE_EXEC)
+def code_exec_agent(req: RoleRequest) -> CodeExecAgent:
+    """A chat model whose replies' first ```python block runs in the episode's sandbox."""
+    return CodeExecAgent(req.settings, req.shared, response_cache_dir=req.response_cache_dir)

@@ -25,6 +25,7 @@ from mmtsb.roles.prompts.agent import (
     tool_use_prompt,
     ui_first_prompt,
 )
+from mmtsb.protocol.registry import InterfaceSpec, RoleRequest, agent_kind
 
 EXECUTE_CODE = "execute_code"
 
@@ -167,3 +168,23 @@ class ToolUseAgent(LLMAgent):
             self._code_call = lone.id
             return RunCode(lone.arguments["code"], text=text)
         return CallTools(calls, text=text)
+
+
+#: the tool-use interface: JSON function calls, tools found through discovery (SPEC.md §2.2)
+TOOL_USE = InterfaceSpec("tool_use", "the agent calls tools as JSON function calls (discovery through "
+                         "api_docs_search_api_docs)", tool_calls=True, pinned_tools=("api_docs_search_api_docs",))
+#: tool use plus an execute_code tool running Python in the sandbox
+HYBRID = InterfaceSpec("hybrid", "JSON tool calls plus an execute_code tool for Python", runs_code=True,
+                       tool_calls=True, pinned_tools=("api_docs_search_api_docs", EXECUTE_CODE))
+
+
+@agent_kind("tool_use", interface=TOOL_USE)
+def tool_use_agent(req: RoleRequest) -> ToolUseAgent:
+    """A chat model calling tools natively over the discovery working set."""
+    return ToolUseAgent(req.settings, req.shared, response_cache_dir=req.response_cache_dir)
+
+
+@agent_kind("hybrid", interface=HYBRID)
+def hybrid_agent(req: RoleRequest) -> ToolUseAgent:
+    """The tool-use agent with execute_code offered as well."""
+    return ToolUseAgent(req.settings, req.shared, hybrid=True, response_cache_dir=req.response_cache_dir)

@@ -30,6 +30,7 @@ from mmtsb.roles.judges import prompts
 from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
 from mmtsb.roles.judges.parse import ParsedVerdict, VerdictParseError, parse_verdict
 from mmtsb.roles.llm_common import direct_transport, image_encoder, model_config, provider_limits, response_cache
+from mmtsb.protocol.registry import JudgeBackend, RoleRequest, judge, register_judge_backend
 
 DEFAULT_MAX_TOKENS = 8192
 MAX_REPAIR_TOKENS = 32768
@@ -592,3 +593,22 @@ class LLMUIJudge(LLMJudge):
             f"## Images (UI screenshots only)\n{images.describe(self.max_images)}",
             "Evaluate the agent's UI on every criterion and reply with the JSON verdict.",
         ])
+
+
+register_judge_backend(JudgeBackend("llm", needs_model=True, description="rubric LLM judges over judge_model "
+                                    "(agent and user judges; the UI judge in UI mode)"))
+
+
+@judge("llm", party="agent")
+def llm_agent_judge(req: RoleRequest) -> LLMAgentJudge:
+    return LLMAgentJudge(req.settings, req.shared, response_cache_dir=req.response_cache_dir)
+
+
+@judge("llm", party="user")
+def llm_user_judge(req: RoleRequest) -> LLMUserJudge:
+    return LLMUserJudge(req.settings, req.shared, response_cache_dir=req.response_cache_dir, ui=req.cfg.ui)
+
+
+@judge("llm", party="ui")
+def llm_ui_judge(req: RoleRequest) -> LLMUIJudge:
+    return LLMUIJudge(req.settings, req.shared, response_cache_dir=req.response_cache_dir)

@@ -11,6 +11,7 @@ import re
 
 from mmtsb.protocol.evidence import EpisodeEvidence
 from mmtsb.protocol.judges import CriterionVerdict, Judge, JudgeVerdict
+from mmtsb.protocol.registry import JudgeBackend, RoleRequest, judge, register_judge_backend
 
 NOTE = ("Static approximation (no model): decided from the entity diff, tool errors, side effects and "
         "deterministic delivery checks; criteria that need reading the conversation are not assessed.")
@@ -159,3 +160,24 @@ class StaticUIJudge(Judge):
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
+
+
+register_judge_backend(JudgeBackend("static", needs_model=False, description="deterministic checks: completion from "
+                                    "the entity-diff F1, delivery checks for the user, UI rules in UI mode"))
+register_judge_backend(JudgeBackend("none", needs_model=False, description="no judges: only the entity-diff metrics "
+                                    "are computed"))
+
+
+@judge("static", party="agent")
+def static_agent_judge(req: RoleRequest) -> StaticAgentJudge:
+    return StaticAgentJudge()
+
+
+@judge("static", party="user")
+def static_user_judge(req: RoleRequest) -> StaticUserJudge:
+    return StaticUserJudge()
+
+
+@judge("static", party="ui")
+def static_ui_judge(req: RoleRequest) -> StaticUIJudge:
+    return StaticUIJudge()
