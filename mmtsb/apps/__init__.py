@@ -21,6 +21,13 @@ def all_apps() -> tuple[App, ...]:
     return tuple(importlib.import_module(f"mmtsb.apps.{name}").APP for name in APP_PACKAGES)
 
 
+@functools.cache
+def account_apps() -> tuple[str, ...]:
+    """The apps with user accounts, alphabetically: the ones the base world logs the main user into (the
+    reference's ``auto_login``) and whose passwords the supervisor keeps."""
+    return tuple(sorted(a.name for a in all_apps() if a.has_accounts))
+
+
 def app(name: str) -> App:
     for a in all_apps():
         if a.name == name:
@@ -33,4 +40,4 @@ def all_tables() -> list[Table]:
     return [t for a in all_apps() for t in a.tables]
 
 
-__all__ = ["App", "BaseContext", "APP_PACKAGES", "all_apps", "app", "all_tables"]
+__all__ = ["App", "BaseContext", "APP_PACKAGES", "account_apps", "all_apps", "app", "all_tables"]

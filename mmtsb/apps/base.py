@@ -62,3 +62,8 @@ class App:
     companions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     id_offsets: dict[str, int] = field(default_factory=dict)
     login_username: str = "email"
+
+    @property
+    def has_accounts(self) -> bool:
+        """Whether the app has user accounts (a ``<name>.users`` table) that a user logs into."""
+        return any(t.key == f"{self.name}.users" for t in self.tables)

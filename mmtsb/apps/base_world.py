@@ -8,7 +8,7 @@ import functools
 from datetime import datetime
 from random import Random
 
-from mmtsb.apps import all_apps, all_tables
+from mmtsb.apps import account_apps, all_apps, all_tables
 from mmtsb.apps.accounts import code_tables, identity_column
 from mmtsb.apps.base import BaseContext
 from mmtsb.world import device
@@ -72,7 +72,7 @@ def _seed_base_world(main_email: str, main_user_id: int, reference_time: datetim
 
 def login_all(world: World, main: Person) -> None:
     """Open sessions for the main user in every auto-login app that has a users table."""
-    for app in device.AUTO_LOGIN_APPS:
+    for app in account_apps():
         if world.has_table(f"{app}.users"):
             ident = identity_column(app)
             device.login(world, app, getattr(main, ident))

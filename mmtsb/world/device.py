@@ -1,7 +1,9 @@
 """Device state the tools depend on: settings (network, location, battery) and app login sessions.
 
 Login sessions live in the internal ``main.auth_sessions`` table, so they are part of the world's
-state (snapshots, savepoints) but never appear in diffs or guardrails.
+state (snapshots, savepoints) but never appear in diffs or guardrails. This module knows no app: which
+apps exist, and which of them a base world logs into, is decided by whoever builds the world; sessions are
+kept for the app names it is given.
 """
 
 from __future__ import annotations
@@ -14,10 +16,6 @@ from mmtsb.world.world import World
 
 AUTH_TABLE = "main.auth_sessions"
 SETTING_TABLE = "SETTING"
-
-#: the apps the reference logs into automatically (``auto_login``)
-AUTO_LOGIN_APPS = ("amazon", "spotify", "gmail", "venmo", "todoist", "splitwise", "phone", "file_system",
-                   "simple_note")
 
 DEFAULT_SETTINGS: dict[str, Any] = {"cellular": True, "wifi": True, "location_service": True,
                                     "low_battery_mode": False}

@@ -89,3 +89,31 @@ def test_other_modules_import_only_public_names():
         if name not in mod.__all__ and importlib.util.find_spec(f"{package}.{name}") is None:
             private.append(f"{file}: from {package} import {name}")
     assert private == []
+
+
+def test_the_world_package_knows_no_app():
+    """``mmtsb.world`` sits below the apps: it imports nothing from ``mmtsb.apps`` (the apps pass it what it needs)."""
+    world_dir = APPS_DIR.parent / "world"
+    offending = []
+    for path in sorted(world_dir.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            offending += [f"{path.name}: {n}" for n in names if n == "mmtsb.apps" or n.startswith("mmtsb.apps.")]
+    assert offending == []
+
+
+def test_account_apps_are_the_apps_with_users():
+    from mmtsb.apps import account_apps, all_apps
+
+    assert account_apps() == tuple(sorted(a.name for a in all_apps() if a.has_accounts))
+    assert {"supervisor", "calendar", "reminder", "setting"}.isdisjoint(account_apps())
+    assert all(f"{name}.users" in {t.key for t in app(name).tables} for name in account_apps())
+
+
+def test_the_base_world_logs_into_every_account_app(world):
+    from mmtsb.apps import account_apps
+    from mmtsb.world import device
+
+    assert [a.name for a in mmtsb.apps.all_apps() if device.is_logged_in(world, a.name)] == \
+        [a for a in APP_PACKAGES if a in account_apps()]

@@ -2,7 +2,7 @@
 
 from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
 
-from mmtsb.apps.supervisor.seed import ACCOUNT_APPS
+from mmtsb.apps import account_apps
 from mmtsb.world.people import base_people
 
 
@@ -31,7 +31,9 @@ def test_addresses_and_cards(session):
 
 def test_account_passwords_log_in_to_every_app(session, world):
     passwords = call_ok(session, "supervisor_show_account_passwords")
-    assert [p["account_name"] for p in passwords] == list(ACCOUNT_APPS)
+    # the reference's nine auto-login apps, alphabetically (ids 1..9)
+    assert [p["account_name"] for p in passwords] == list(account_apps()) == [
+        "amazon", "file_system", "gmail", "phone", "simple_note", "splitwise", "spotify", "todoist", "venmo"]
     by_app = {p["account_name"]: p["password"] for p in passwords}
     # the phone password works with the profile phone number as username
     number = call_ok(session, "supervisor_show_profile")["phone_number"]

@@ -5,12 +5,9 @@ from __future__ import annotations
 import hashlib
 from random import Random
 
+from mmtsb.apps import account_apps
 from mmtsb.apps.base import BaseContext
 from mmtsb.world.world import World
-
-#: the app accounts whose passwords the supervisor keeps (the reference's auto-login apps)
-ACCOUNT_APPS = ("amazon", "file_system", "gmail", "phone", "simple_note", "splitwise", "spotify", "todoist",
-                "venmo")
 
 _WORK_STREETS = ("Market St", "Commerce Way", "Innovation Dr", "Main St", "Harbor Blvd", "Tech Park Ave")
 
@@ -20,7 +17,7 @@ def _rng(key: str) -> Random:
 
 
 def seed(world: World, base: BaseContext) -> None:
-    """Profile, a home and a work address, one payment card and one password per app account."""
+    """Profile, a home and a work address, one payment card and one password per app with accounts."""
     me = base.main_user
     world.insert("supervisor.profile", {"id": 1, "first_name": me.first_name, "last_name": me.last_name,
                                         "email": me.email, "phone_number": me.phone_number,
@@ -36,5 +33,5 @@ def seed(world: World, base: BaseContext) -> None:
     world.insert("supervisor.payment_cards", {"id": 1, "owner_name": me.full_name, "card_name": "Visa",
                                               "card_number": me.card_number, "expiry_year": me.card_expiry_year,
                                               "expiry_month": me.card_expiry_month, "cvv_number": me.card_cvv})
-    for i, app in enumerate(ACCOUNT_APPS, start=1):
+    for i, app in enumerate(account_apps(), start=1):
         world.insert("supervisor.account_passwords", {"id": i, "account_name": app, "password": me.password})
