@@ -1,8 +1,8 @@
 """Released scenario 0960 (Amazon + Splitwise) replayed by an oracle reaches entity-diff F1 = 1.0.
 
 The Splitwise part (create 'Kids Gifts', add Alice Powell after disambiguating two Alices, record the
-order total split equally) is scored on its own with the total the file expects; when the Amazon tools
-are registered the whole scenario is replayed too, with the expense amount taken from the placed order.
+order total split equally) is scored on its own with the total the file expects; the whole scenario is
+replayed too (Amazon rounds first), with the expense amount taken from the placed order.
 """
 
 import pytest
@@ -89,9 +89,8 @@ def test_scenario_0960_splitwise_part_reaches_f1_one():
 def test_scenario_0960_whole_replay_reaches_f1_one():
     scenario, built, session = _play()
     try:
-        if "amazon_place_order" not in session.registry:
-            pytest.skip("the Amazon tools are not registered yet")
         total = _amazon_order_total(session)
+        assert total == ORDER_TOTAL  # the placed order costs what the file's expense spec records
         _splitwise_round(session, scenario.device_state_id, total)
         _assert_perfect(scenario.entity_diff_specs, built)
     finally:
