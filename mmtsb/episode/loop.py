@@ -20,15 +20,13 @@ from typing import Any, Protocol
 
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.trajectory import SCHEMA_VERSION, Trajectory
 from mmtsb.protocol.messages import AGENT, ENV, USER, Message, Party, ToolCall
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 from mmtsb.protocol import Action, CallTools, Role, RunCode, Say, registry
 from mmtsb.protocol.judges import Judge, JudgeVerdict
 from mmtsb.tools.session import to_jsonable
 from mmtsb.ui.state import UIState, ui_state
-
-TRAJECTORY_VERSION = 1
-
 
 def ui_state_of(world: Any) -> UIState:
     """The world's UI state at the end of the episode (a copy: judges must not change it)."""
@@ -50,7 +48,7 @@ class CodeRunner(Protocol):
 
 @dataclass
 class EpisodeResult:
-    """The outcome of one episode, with its full trajectory record."""
+    """The outcome of one episode, with its full trajectory record (the typed model)."""
 
     scenario: str
     agent_pass: bool | None
@@ -58,9 +56,14 @@ class EpisodeResult:
     entity_f1: float | None
     steps: int
     end_reason: str
-    trajectory: dict[str, Any] = field(repr=False)
+    record: Trajectory = field(repr=False)
     error: str | None = None
     ui_pass: bool | None = None          # the UI judge's verdict (UI mode only)
+
+    @property
+    def trajectory(self) -> dict[str, Any]:
+        """The trajectory's JSON form (what its file holds), made afresh from :attr:`record`."""
+        return self.record.to_dict()
 
     def summary(self) -> dict[str, Any]:
         out = {"scenario": self.scenario, "agent_pass": self.agent_pass, "entity_f1": self.entity_f1,
@@ -298,11 +301,11 @@ class EpisodeRunner:
 
     # ------------------------------------------------------------------ record
     def _trajectory(self, started: float, duration: float, end_reason: str, error: str | None, world_diff: Any,
-                    entity: Any, verdicts: dict[str, JudgeVerdict | None]) -> dict[str, Any]:
+                    entity: Any, verdicts: dict[str, JudgeVerdict | None]) -> Trajectory:
         s = self.ctx.scenario
         world = self.ctx.world
-        return {
-            "version": TRAJECTORY_VERSION,
+        return Trajectory.model_validate({
+            "schema_version": SCHEMA_VERSION,
             "scenario": s.name,
             "interface": self.ctx.interface,
             "seed": self.ctx.seed,
@@ -336,4 +339,4 @@ class EpisodeRunner:
             "entity_f1": entity.f1,
             "ui_mode": self.ctx.ui,
             **({"ui": ui_record(world)} if self.ctx.ui else {}),
-        }
+        })

@@ -3,7 +3,6 @@ the trajectory (one JSON file per episode)."""
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 import threading
@@ -15,6 +14,7 @@ from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.episode.loop import EpisodeResult, EpisodeRunner
 from mmtsb.protocol import registry
+from mmtsb.protocol.trajectory import Trajectory
 from mmtsb.eval.entity_diff import EvalOptions
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.scenarios.build import build_world
@@ -58,9 +58,9 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
         if code_runner is not None:
             code_runner.close()
         world.close()
-    result.trajectory["scenario_file"] = str(path)
+    result.record.scenario_file = str(path)
     if trajectory_dir is not None:
-        write_trajectory(result.trajectory, Path(trajectory_dir) / f"{scenario.name}.json")
+        write_trajectory(result.record, Path(trajectory_dir) / f"{scenario.name}.json")
     return result
 
 
@@ -118,11 +118,11 @@ class StartingRunner:
             self._runner.close()
 
 
-def write_trajectory(trajectory: dict[str, Any], target: Path) -> Path:
+def write_trajectory(trajectory: Trajectory, target: Path) -> Path:
     """Write atomically (temp file + rename) so a killed run never leaves half a file."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp_", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(trajectory, f, ensure_ascii=False, default=str)
+        f.write(trajectory.to_json())
     os.replace(tmp, target)
     return target

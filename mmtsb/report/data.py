@@ -8,13 +8,17 @@ Folders written by the earlier in-process runner (``episodes.jsonl``) are read a
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmtsb.protocol.trajectory import Trajectory, TrajectoryFormatError, load_trajectory
+
 PARQUET_DIR = "episodes.parquet"
 LEGACY_JSONL = "episodes.jsonl"
 TRAJECTORY_DIR = "trajectories"
+log = logging.getLogger("mmtsb.report")
 #: end reasons that mean the episode ran out of budget (an agent failure, not an infrastructure one)
 BUDGET_END_REASONS = frozenset({"max_messages", "max_steps", "wall_clock", "token_budget"})
 #: run-level fields that label a configuration in comparisons
@@ -134,16 +138,23 @@ class RunData:
                 candidates.append(self.run_dir / TRAJECTORY_DIR / f"{stem}.json")
         return next((c for c in candidates if c.is_file()), None)
 
-    def trajectory(self, row: Row) -> dict[str, Any] | None:
-        """The row's trajectory (read each time, never kept: runs can hold thousands), or None when it cannot
-        be found or read."""
+    def record(self, row: Row) -> Trajectory | None:
+        """The row's trajectory as the typed model, read through :func:`~mmtsb.protocol.trajectory.load_trajectory`
+        (files of the previous format are upgraded; read each time, never kept: runs can hold thousands), or
+        None when it cannot be found or read (a broken file is logged with its path)."""
         path = self.trajectory_path(row)
         if path is None:
             return None
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            return load_trajectory(path)
+        except TrajectoryFormatError as e:
+            log.warning("trajectory left out of the report: %s", e)
             return None
+
+    def trajectory(self, row: Row) -> dict[str, Any] | None:
+        """:meth:`record` in its JSON form (what the report's per-episode facts read)."""
+        record = self.record(row)
+        return record.to_dict() if record is not None else None
 
     def config(self) -> dict[str, str]:
         """The run's configuration fields, each the distinct values found in its rows joined by '+'."""

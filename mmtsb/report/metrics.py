@@ -16,7 +16,8 @@ import numpy as np
 from scipy import stats
 
 from mmtsb.report.data import Row, episode_key, is_infra, json_list
-from mmtsb.runner.rows import AGENT_CRITERIA, ROLES, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol import registry
+from mmtsb.runner.rows import role_keys
 
 CONFIDENCE = 0.95
 BOOTSTRAP_SAMPLES = 2000
@@ -151,14 +152,11 @@ def _core_metrics(rows: Sequence[Row], sr: float | None, passed: int, judged: in
 def criteria_rates(rows: Sequence[Row]) -> dict[str, dict[str, float | int | None]]:
     """Pass rate per judge criterion, over the episodes where the criterion was assessed."""
     out: dict[str, dict[str, float | int | None]] = {}
-    for kind, criteria in (("agent", AGENT_CRITERIA), ("user", USER_CRITERIA)):
-        for c in criteria:
-            rate, _, n = _bool_rate(rows, f"{kind}_{c}")
-            out[f"{kind}_{c}"] = {"pass_rate": rate, "n": n}
-    for c in UI_CRITERIA:  # the UI criteria are named ui_*; listed only when a UI judge assessed them
-        rate, _, n = _bool_rate(rows, c)
-        if n:
-            out[c] = {"pass_rate": rate, "n": n}
+    for party in registry.judged_parties().values():
+        for c in party.criteria:
+            rate, _, n = _bool_rate(rows, party.column(c))
+            if n or not party.optional_columns:   # optional parties (UI) are listed only where judged
+                out[party.column(c)] = {"pass_rate": rate, "n": n}
     return out
 
 
@@ -167,7 +165,7 @@ def usage_by_role(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
     an infrastructure failure spends tokens too)."""
     out: dict[str, dict[str, float]] = {}
     n = max(len(rows), 1)
-    for role in ROLES:
+    for role in role_keys():
         totals = {f: float(sum((r.get(f"{role}_{f}") or 0) for r in rows)) for f in USAGE_FIELDS}
         out[role] = {**totals, **{f"mean_{f}": totals[f] / n for f in ("total_tokens", "cost_usd")}}
     return out

@@ -153,7 +153,7 @@ class _Run:
         else:
             error = f"{type(exc).__name__}: {exc}"
         trajectory = failure_trajectory(task, error)
-        trajectory["run"] = {**task.run, "attempt": task.attempts}
+        trajectory.run = {**task.run, "attempt": task.attempts}
         return outcome_of(trajectory, infra=True, retryable=True)
 
 

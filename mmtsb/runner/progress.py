@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from mmtsb.runner.rows import ROLES
+from mmtsb.runner.rows import role_keys
 
 
 def is_infra_failure(row: dict[str, Any]) -> bool:
@@ -31,8 +31,8 @@ class RunningStats:
 
     def add(self, row: dict[str, Any]) -> None:
         self.done += 1
-        self.tokens += sum(int(row.get(f"{r}_total_tokens") or 0) for r in ROLES)
-        self.cost_usd += sum(float(row.get(f"{r}_cost_usd") or 0.0) for r in ROLES)
+        self.tokens += sum(int(row.get(f"{r}_total_tokens") or 0) for r in role_keys())
+        self.cost_usd += sum(float(row.get(f"{r}_cost_usd") or 0.0) for r in role_keys())
         if is_infra_failure(row):
             self.infra += 1
             return

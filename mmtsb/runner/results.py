@@ -14,6 +14,7 @@ column is null in one episode and set in the next.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import uuid
@@ -24,8 +25,8 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
-from mmtsb.runner.rows import ROLES
+from mmtsb.protocol import registry
+from mmtsb.runner.rows import role_keys
 
 EPISODES_DIR = "episodes.parquet"
 TRAJECTORIES_DIR = "trajectories"
@@ -36,16 +37,23 @@ PART_SUFFIX = ".parquet"
 PART_OPTIONS: dict[str, Any] = {"compression": "none", "write_statistics": False, "store_schema": False,
                                 "use_dictionary": False}
 
-_BOOL = {"agent_pass", "user_pass", "ui_pass", "infra_failure", "require_disambiguation",
-         *(f"agent_{c}" for c in AGENT_CRITERIA), *(f"user_{c}" for c in USER_CRITERIA), *UI_CRITERIA}
-_INT = {"unexpected_writes", "steps", "rows", "num_images", "num_user_rounds", "repeat", "seed", "attempts",
-        *(f"{r}_{k}" for r in ROLES for k in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls"))}
-_FLOAT = {"entity_f1", "entity_f1_micro", "entity_f1_macro", "entity_f1_reference", "duration_s",
-          "invoked_tool_recall", "surfaced_tool_recall", "finished_at", *(f"{r}_cost_usd" for r in ROLES)}
+@functools.lru_cache(maxsize=8)
+def _known_columns(party_names: tuple[str, ...]) -> tuple[set[str], set[str], set[str]]:
+    """The bool, int and float columns of a row (the judged parties' from the registry)."""
+    parties = [registry.judged_parties()[name] for name in party_names]
+    roles = role_keys()
+    bools = {"infra_failure", "require_disambiguation", *(f"{p.name}_pass" for p in parties),
+             *(p.column(c) for p in parties for c in p.criteria)}
+    ints = {"unexpected_writes", "steps", "rows", "num_images", "num_user_rounds", "repeat", "seed", "attempts",
+            *(f"{r}_{k}" for r in roles for k in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls"))}
+    floats = {"entity_f1", "entity_f1_micro", "entity_f1_macro", "entity_f1_reference", "duration_s",
+              "invoked_tool_recall", "surfaced_tool_recall", "finished_at", *(f"{r}_cost_usd" for r in roles)}
+    return bools, ints, floats
 
 
 def column_type(name: str, value: Any) -> pa.DataType:
     """The arrow type of a results column: fixed for every known column, else from the value (None: string)."""
+    _BOOL, _INT, _FLOAT = _known_columns(tuple(registry.judged_parties()))
     if name in _BOOL:
         return pa.bool_()
     if name in _INT:

@@ -10,33 +10,42 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mmtsb.protocol import registry
 from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.trajectory import Trajectory, parse_trajectory
+
+__all__ = ["AGENT_CRITERIA", "FRAMEWORK_TOOLS", "TAXONOMY", "UI_CRITERIA", "USER_CRITERIA", "episode_row",
+           "invoked_tools", "role_keys", "surfaced_tools"]
 
 #: tools that are not app tools (never counted in tool recall)
 FRAMEWORK_TOOLS = frozenset({"api_docs_search_api_docs", "execute_code", "end_conversation",
                              "send_message_with_image"})
-ROLES = ("agent", "user", "agent_judge", "user_judge", "ui_judge")
 TAXONOMY = ("selected_flow_type", "image_arrival", "challenge_type", "dataset_type", "num_images",
             "num_user_rounds", "require_disambiguation")
+USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls", "cost_usd")
 
 
-def invoked_tools(trajectory: dict[str, Any]) -> list[str]:
+def role_keys() -> tuple[str, ...]:
+    """The usage keys of a row: the agent, the user, and one judge per judged party of the registry."""
+    return ("agent", "user", *(f"{party}_judge" for party in registry.judged_parties()))
+
+
+def invoked_tools(trajectory: Trajectory) -> list[str]:
     """App tools the agent called (tool calls and calls made from its code), in first-call order."""
     seen: dict[str, None] = {}
-    for call in trajectory.get("tool_calls", []):
-        name = call.get("tool")
-        if name and name not in FRAMEWORK_TOOLS:
-            seen.setdefault(name, None)
+    for call in trajectory.tool_calls:
+        if call.tool and call.tool not in FRAMEWORK_TOOLS:
+            seen.setdefault(call.tool, None)
     return list(seen)
 
 
-def surfaced_tools(trajectory: dict[str, Any]) -> list[str]:
+def surfaced_tools(trajectory: Trajectory) -> list[str]:
     """App tools the agent was shown by discovery (registered names or returned docs), plus invoked ones."""
     seen: dict[str, None] = {}
-    for call in trajectory.get("tool_calls", []):
-        if call.get("tool") != "api_docs_search_api_docs" or not call.get("ok"):
+    for call in trajectory.tool_calls:
+        if call.tool != "api_docs_search_api_docs" or not call.ok:
             continue
-        value = call.get("value")
+        value = call.value
         if isinstance(value, list):
             names = [d.get("tool_name") for d in value if isinstance(d, dict)]
         elif isinstance(value, str) and "[" in value:
@@ -59,64 +68,67 @@ def _recall(expected: list[str], found: list[str]) -> float | None:
     return sum(1 for t in exp if t in set(found)) / len(exp)
 
 
-def episode_row(trajectory: dict[str, Any], **run_fields: Any) -> dict[str, Any]:
-    """The results row of one episode. ``run_fields`` adds run-level columns (episode_id, repeat, seed,
-    config_hash, model ids, toolbox, attempts, infra_failure, trajectory_path, ...)."""
-    t = trajectory
-    ed = t.get("entity_diff") or {}
+def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> dict[str, Any]:
+    """The results row of one episode (a trajectory, or its JSON form in any readable version). ``run_fields``
+    adds run-level columns (episode_id, repeat, seed, config_hash, model ids, toolbox, attempts, infra_failure,
+    trajectory_path, ...)."""
+    t = trajectory if isinstance(trajectory, Trajectory) else parse_trajectory(trajectory)
+    ed = t.entity_diff or {}
     row: dict[str, Any] = {
-        "scenario": t.get("scenario"),
-        "scenario_file": t.get("scenario_file"),
-        "interface": t.get("interface"),
-        "agent": (t.get("roles") or {}).get("agent"),
-        "user": (t.get("roles") or {}).get("user"),
-        "agent_judge": (t.get("roles") or {}).get("agent_judge"),
-        "agent_pass": t.get("agent_pass"),
-        "user_pass": t.get("user_pass"),
-        "entity_f1": t.get("entity_f1"),
+        "scenario": t.scenario,
+        "scenario_file": t.scenario_file,
+        "interface": t.interface,
+        "agent": t.roles.get("agent"),
+        "user": t.roles.get("user"),
+        "agent_judge": t.roles.get("agent_judge"),
+        "agent_pass": t.agent_pass,
+        "user_pass": t.user_pass,
+        "entity_f1": t.entity_f1,
         "entity_f1_micro": ed.get("micro_f1"),
         "entity_f1_macro": ed.get("macro_f1"),
         "entity_f1_reference": ed.get("reference_f1"),
         "unexpected_writes": len(ed.get("unexpected_writes") or []),
-        "steps": t.get("steps", 0),
-        "rows": (t.get("budgets") or {}).get("rows"),
-        "end_reason": t.get("end_reason"),
-        "error": t.get("error"),
-        "duration_s": (t.get("timing") or {}).get("duration_s"),
-        "categories": json.dumps(t.get("categories") or []),
-        "expected_tools": json.dumps(t.get("expected_tools") or []),
+        "steps": t.steps,
+        "rows": t.budgets.rows,
+        "end_reason": t.end_reason,
+        "error": t.error,
+        "duration_s": t.timing.duration_s,
+        "categories": json.dumps(t.categories),
+        "expected_tools": json.dumps(t.expected_tools),
     }
-    judges = t.get("judges") or {}
-    for kind, criteria in (("agent", AGENT_CRITERIA), ("user", USER_CRITERIA)):
-        verdict = judges.get(kind) or {}
-        by_name = {c["criterion"]: c["passed"] for c in verdict.get("criteria", [])}
-        for c in criteria:
-            row[f"{kind}_{c}"] = by_name.get(c)
-        row[f"{kind}_judge_error"] = verdict.get("error")
-    ui_verdict = judges.get("ui")
-    if ui_verdict:  # UI mode only: the columns exist only where a UI judge ran (never null-typed)
-        row["ui_judge"] = (t.get("roles") or {}).get("ui_judge")
-        if not ui_verdict.get("error"):  # a judge that gave no verdict is not a UI failure (left out of UI SR)
-            row["ui_pass"] = bool(t.get("ui_pass"))
-        by_name = {c["criterion"]: c["passed"] for c in ui_verdict.get("criteria", [])}
-        for c in UI_CRITERIA:
-            if by_name.get(c) is not None:
-                row[c] = bool(by_name[c])  # the UI criteria are already named ui_*
-        if ui_verdict.get("error"):
-            row["ui_judge_error"] = ui_verdict["error"]
-    usage = t.get("usage") or {}
-    for role in ROLES:
-        u = usage.get(role) or {}
-        for k in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls", "cost_usd"):
-            row[f"{role}_{k}"] = u.get(k, 0) or 0
-    taxonomy = t.get("taxonomy") or {}
+    for party in registry.judged_parties().values():
+        row.update(judge_columns(t, party))
+    for role in role_keys():
+        u = t.usage.get(role)
+        for k in USAGE_FIELDS:
+            row[f"{role}_{k}"] = (getattr(u, k) or 0) if u is not None else 0
     for k in TAXONOMY:
-        row[k] = taxonomy.get(k)
+        row[k] = t.taxonomy.get(k)
     invoked, surfaced = invoked_tools(t), surfaced_tools(t)
-    expected = t.get("expected_tools") or []
     row["invoked_tools"] = json.dumps(invoked)
     row["surfaced_tools"] = json.dumps(surfaced)
-    row["invoked_tool_recall"] = _recall(expected, invoked)
-    row["surfaced_tool_recall"] = _recall(expected, surfaced)
+    row["invoked_tool_recall"] = _recall(t.expected_tools, invoked)
+    row["surfaced_tool_recall"] = _recall(t.expected_tools, surfaced)
     row.update(run_fields)
     return row
+
+
+def judge_columns(t: Trajectory, party: registry.JudgedParty) -> dict[str, Any]:
+    """One judged party's columns: per criterion (``<party>_<criterion>``) and the judge's error. A party with
+    ``optional_columns`` (the UI judge) has columns only where its judge ran (never null-typed), with
+    ``<party>_pass`` and ``<party>_judge`` among them, and a criterion only when assessed."""
+    verdict = t.judges.get(party.name)
+    by_name = {c.criterion: c.passed for c in verdict.criteria} if verdict is not None else {}
+    if not party.optional_columns:
+        cols: dict[str, Any] = {party.column(c): by_name.get(c) for c in party.criteria}
+        cols[f"{party.name}_judge_error"] = verdict.error if verdict is not None else None
+        return cols
+    if verdict is None:
+        return {}
+    cols = {f"{party.name}_judge": t.roles.get(f"{party.name}_judge")}
+    if not verdict.error:   # a judge that gave no verdict is not a failure (left out of the party's SR)
+        cols[f"{party.name}_pass"] = bool(t.passed(party.name))
+    cols.update({party.column(c): bool(by_name[c]) for c in party.criteria if by_name.get(c) is not None})
+    if verdict.error:
+        cols[f"{party.name}_judge_error"] = verdict.error
+    return cols

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mmtsb.runner.progress import is_infra_failure
-from mmtsb.runner.rows import ROLES
+from mmtsb.runner.rows import role_keys
 
 
 @dataclass
@@ -39,8 +39,8 @@ def _mean(values: list[float]) -> float | None:
 def summarize(rows: list[dict[str, Any]], duration_s: float = 0.0) -> RunSummary:
     """Paper metrics over episode rows; infrastructure failures are counted apart, never as agent failures."""
     ok = [r for r in rows if not is_infra_failure(r)]
-    tokens = {role: sum(int(r.get(f"{role}_total_tokens") or 0) for r in rows) for role in ROLES}
-    cost = {role: round(sum(float(r.get(f"{role}_cost_usd") or 0.0) for r in rows), 6) for role in ROLES}
+    tokens = {role: sum(int(r.get(f"{role}_total_tokens") or 0) for r in rows) for role in role_keys()}
+    cost = {role: round(sum(float(r.get(f"{role}_cost_usd") or 0.0) for r in rows), 6) for role in role_keys()}
     return RunSummary(
         n_episodes=len(rows),
         agent_sr=_mean([float(r["agent_pass"]) for r in ok if r.get("agent_pass") is not None]),

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.protocol.episode_config import EpisodeConfig
-from mmtsb.jsonio import dumps
 from mmtsb.episode.play import play_scenario
 from mmtsb.roles.factory import RoleFactory
+from mmtsb.protocol.trajectory import Trajectory
 from mmtsb.runner.rows import episode_row
 from mmtsb.scenarios.loader import ScenarioError
 
@@ -99,18 +99,16 @@ def tune_gc_for_episodes() -> None:
     gc.set_threshold(ACTOR_GC_THRESHOLD, second, third)
 
 
-def failure_trajectory(task: EpisodeTask, error: str) -> dict[str, Any]:
+def failure_trajectory(task: EpisodeTask, error: str) -> Trajectory:
     """The record of an episode that raised instead of finishing (no world, no verdicts)."""
-    return {"scenario": task.scenario, "scenario_file": task.path, "interface": task.cfg.interface,
-            "seed": task.seed, "steps": 0, "end_reason": "error", "error": error,
-            "agent_pass": None, "user_pass": None, "entity_f1": None}
+    return Trajectory(scenario=task.scenario, scenario_file=task.path, interface=task.cfg.interface, seed=task.seed,
+                      end_reason="error", error=error)
 
 
-def outcome_of(trajectory: dict[str, Any], *, infra: bool, retryable: bool) -> dict[str, Any]:
+def outcome_of(trajectory: Trajectory, *, infra: bool, retryable: bool) -> dict[str, Any]:
     """What travels back to the driver: the row, the trajectory JSON, and how the episode failed (if it did)."""
-    text = dumps(trajectory)
-    return {"row": episode_row(trajectory), "trajectory_json": text, "infra": infra, "retryable": retryable,
-            "error": trajectory.get("error")}
+    return {"row": episode_row(trajectory), "trajectory_json": trajectory.to_json(), "infra": infra,
+            "retryable": retryable, "error": trajectory.error}
 
 
 class EpisodeWorker:
@@ -156,13 +154,13 @@ class EpisodeWorker:
             result = await play_scenario(Path(task.path), task.cfg, factory=self.factory)
         except ScenarioError as e:   # a broken scenario file fails the same way every time: not retried
             trajectory = failure_trajectory(task, f"ScenarioError: {e}")
-            trajectory["run"] = run
+            trajectory.run = run
             return outcome_of(trajectory, infra=True, retryable=False)
         except Exception as e:       # noqa: BLE001 (an infrastructure failure, retried by the driver)
             trajectory = failure_trajectory(task, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
-            trajectory["timing"] = {"duration_s": round(time.perf_counter() - started, 4)}
-            trajectory["run"] = run
+            trajectory.timing.duration_s = round(time.perf_counter() - started, 4)
+            trajectory.run = run
             return outcome_of(trajectory, infra=True, retryable=True)
-        result.trajectory["run"] = run
+        result.record.run = run
         infra = result.end_reason == "error"
-        return outcome_of(result.trajectory, infra=infra, retryable=infra)
+        return outcome_of(result.record, infra=infra, retryable=infra)
