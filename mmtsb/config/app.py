@@ -108,7 +108,7 @@ def run_job(cfg: DictConfig) -> JobOutcome:
 
 def _agent_label(settings: RunSettings) -> str:
     ep = settings.episode
-    return "oracle" if ep.agent == "oracle" else f"{ep.agent_model.model} ({ep.interface})"
+    return f"{ep.agent_model.model} ({ep.interface})" if ep.agent_model.model else f"{ep.agent} ({ep.interface})"
 
 
 def write_resolved_config(settings: RunSettings, run_dir: Path) -> Path:

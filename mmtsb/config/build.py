@@ -103,8 +103,10 @@ def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings
     if entry is None:
         raise RunConfigError(f"{where} is not set: choose a model entry (an option of conf/model/)")
     name = entry.get("name", "?")
-    if entry.get("kind") != "llm":
-        raise RunConfigError(f"{where}={name} is the oracle, not a model: an LLM role needs an llm entry of "
+    kind = entry.get("kind")
+    agent = registry.agents().get(str(kind))
+    if kind != "llm" and not (agent is not None and agent.needs_model):
+        raise RunConfigError(f"{where}={name} is the {kind}, not a model: an LLM role needs an llm entry of "
                              "conf/model/ (e.g. gpt_5_4_none)")
     model_id = entry.get("model")
     if not model_id:
@@ -189,10 +191,16 @@ def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeC
     interface)."""
     check_kinds(data)
     interface = data["interface"]["name"]
-    if data["model"]["kind"] == "oracle":
-        agent, agent_model = "oracle", ModelSettings()
-    else:
+    kind = data["model"]["kind"]
+    if kind == "llm":
         agent, agent_model = model_agent(interface), model_settings(data["model"], where="model")
+    elif kind in registry.agents():   # an agent kind of its own (the oracle, a plugin's agent)
+        agent = kind
+        agent_model = model_settings(data["model"], where="model") if registry.agent(kind).needs_model \
+            else ModelSettings()
+    else:
+        raise RunConfigError(f"model.kind={kind!r} (model entry {data['model'].get('name', '?')!r}): use llm (a model "
+                             f"playing interface.name) or a registered agent kind: {', '.join(registry.agents())}")
     user, user_model = _role(data, "user")
     judge, judge_model = _role(data, "judge")
     image_root = data["dataset"].get("image_root")

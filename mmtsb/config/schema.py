@@ -25,13 +25,6 @@ from mmtsb.protocol.model_settings import ModelSettings
 SCHEMA_NAME = "mmtsb_schema"
 
 
-class ModelKind(Enum):
-    """``llm``: a model called through litellm; ``oracle``: the scripted agent replaying the gold actions."""
-
-    llm = "llm"
-    oracle = "oracle"
-
-
 class ToolboxLevel(Enum):
     full = "full"
     medium = "medium"
@@ -87,7 +80,7 @@ class ModelConf(ModelSettings):
     Prices (USD per 1M tokens) are for models litellm's price map does not know; null uses the map."""
 
     name: str = MISSING                          # short name, as in results and reports (e.g. gpt_5_4_high)
-    kind: ModelKind = ModelKind.llm
+    kind: str = "llm"      # llm: a model playing the interface's model agent; else a registered agent kind (oracle)
     serve: ServeHints | None = None           # open-weight models: how `serve=vllm` starts them
 
 

@@ -27,6 +27,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from mmtsb.protocol import registry
+from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.runner.backends import Backend, make_backend
 from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
@@ -71,9 +73,9 @@ def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
     for key in ("image_root", "response_cache_dir"):   # relative to the driver's folder, not the actors'
         if getattr(base, key):
             setattr(base, key, str(Path(getattr(base, key)).resolve()))
-    labels = {"agent_model": _model_label(base.agent, base.agent_model.model, base.agent != "oracle"),
-              "user_model": _model_label(base.user, base.user_model.model, base.user == "llm"),
-              "judge_model": _model_label(base.judge, base.judge_model.model, base.judge == "llm")}
+    needs = role_needs_model(base)
+    labels = {f"{role}_model": _model_label(getattr(base, role), base.role_settings(role).model, needs[role])
+              for role in ("agent", "user", "judge")}
     tasks = []
     files = scenario_files(settings)
     for repeat in range(settings.repeats):
@@ -89,9 +91,14 @@ def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
     return tasks
 
 
+def role_needs_model(cfg: EpisodeConfig) -> dict[str, bool]:
+    """Whether the configured agent, user and judge kinds call a model (from the registry)."""
+    return {"agent": registry.agent(cfg.agent).needs_model, "user": registry.user(cfg.user).needs_model,
+            "judge": registry.judge_backend(cfg.judge).needs_model}
+
+
 def uses_models(settings: RunSettings) -> bool:
-    e = settings.episode
-    return e.agent != "oracle" or e.user == "llm" or e.judge == "llm"
+    return any(role_needs_model(settings.episode).values())
 
 
 # ---------------------------------------------------------------------------------------------- the run

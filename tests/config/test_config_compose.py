@@ -41,7 +41,7 @@ def test_groups_hold_the_required_options():
 
 def test_defaults_are_the_offline_oracle_run(compose_cfg):
     cfg = compose_cfg()
-    assert cfg.model.kind.value == "oracle" and cfg.model.model is None
+    assert cfg.model.kind == "oracle" and cfg.model.model is None
     assert (cfg.interface.name, cfg.toolbox.level.value) == ("code_exec", "full")
     assert (cfg.user.kind, cfg.judge.kind) == ("scripted", "static")
     assert cfg.dataset.path == "scenarios/nominal" and cfg.runner.kind.value == "local"
@@ -75,7 +75,7 @@ def test_every_option_composes(compose_cfg, group, option):
 def test_paper_models_are_complete(compose_cfg, name):
     cfg = compose_cfg(f"model={name}", "serve.api_base=http://127.0.0.1:9/v1")
     model = cfg.model
-    assert model.name == name and model.kind.value == "llm" and "/" in model.model
+    assert model.name == name and model.kind == "llm" and "/" in model.model
     if model.model.startswith("hosted_vllm/"):
         assert model.model == f"hosted_vllm/{model.serve.hf_repo}"
         assert model.api_base == "http://127.0.0.1:9/v1" and model.api_key_env is None
