@@ -245,11 +245,11 @@ class EpisodeRunner:
         """Images the agent showed the user (show_image_to_user, show_ui_to_user) reach the user as AGENT->USER
         rows visible to the user only. They are appended before the tool's result, so the agent keeps the turn
         and the user acts only after the agent's next reply hands it over (SPEC.md §3.1, §4.1)."""
-        queue = self.ctx.world.metadata.get("agent_to_user_images") or []
+        queue = self.ctx.world.episode.shown_to_user
         while queue:
             item = queue.pop(0)
-            self._append(AGENT, USER, item.get("message", ""), image_ids=[item["image_id"]],
-                         visible_to=(USER,), meta={"shown_by_tool": True})
+            self._append(AGENT, USER, item.message, image_ids=[item.image_id], visible_to=(USER,),
+                         meta={"shown_by_tool": True})
 
     async def _route_user(self, action: Action) -> bool:
         """Returns True when the user ended the conversation."""
@@ -282,12 +282,11 @@ class EpisodeRunner:
 
     def _deliver_ui_events(self) -> None:
         """What the user did on an interactive UI reaches the agent as an environment note only it sees."""
-        queue = self.ctx.world.metadata.get("ui_events_for_agent") or []
+        queue = self.ctx.world.episode.ui_events
         while queue:
             event = queue.pop(0)
-            self._append(ENV, AGENT, event.get("text", ""), image_ids=[event["image_id"]] if event.get("image_id")
-                         is not None else [], visible_to=(AGENT,), count=1,
-                         meta={"ui_event": True, "user_action": event.get("user_action")})
+            self._append(ENV, AGENT, event.text, image_ids=[event.image_id] if event.image_id is not None else [],
+                         visible_to=(AGENT,), count=1, meta={"ui_event": True, "user_action": event.user_action})
 
     def _with_scheduled_images(self, say: Say) -> list[int]:
         """Deterministic delivery: a user message that carries a later round's query also carries that

@@ -1,6 +1,6 @@
 """Tools of the simulated user (role ``user``): ending the conversation and sending images to the agent.
 
-The episode loop watches both: ``end_conversation`` records ``world.metadata["conversation_ended"]``,
+The episode loop watches both: ``end_conversation`` sets ``world.episode.conversation_ended``,
 after which the loop stops; a ``send_message_with_image`` call becomes a user message carrying the
 images. Unlike the reference, whose simulator intercepts ``send_message_with_image`` so that its body
 never runs, ours runs and validates the ids, so a wrong id comes back to the user as an error it can fix.
@@ -14,13 +14,12 @@ from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
 DOMAIN = "user"
-ENDED_KEY = "conversation_ended"
 _STRIP = "[]()'\" \t\r\n"
 
 
 def conversation_ended(world: World) -> bool:
     """Whether the user has ended the conversation."""
-    return bool(world.metadata.get(ENDED_KEY))
+    return world.episode.conversation_ended
 
 
 @tool(domain=DOMAIN, mutates=True, visible_to=("user",))
@@ -32,7 +31,7 @@ def end_conversation(world: World) -> None:
     """
     if conversation_ended(world):
         raise ValueError("The conversation has already ended.")
-    world.metadata[ENDED_KEY] = True
+    world.episode.conversation_ended = True
 
 
 def parse_image_ids(image_ids: str) -> list[int]:

@@ -1,9 +1,10 @@
 """The UI state of one World: surfaces (components, data model, root), the active surface, the latest render
 and the interaction history.
 
-It lives in ``world.metadata["ui_state"]`` (never in a module global), so two episodes in one process never
-share a screen. Tools work on a copy (:meth:`UIState.copy`) and store it back only when the whole call has
-succeeded (:func:`commit`): world metadata is not covered by the tool-call savepoint.
+It lives in the World's episode state (``world.episode.ui``, never in a module global), so two episodes in one
+process never share a screen. Tools work on a copy (:meth:`UIState.copy`) and store it back when the call has
+done its work (:func:`commit`); a call that fails afterwards is undone by the tool-call savepoint, which restores
+the state it found.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from mmtsb.ui.pointer import apply_contents, get_at, set_at
 from mmtsb.ui.validation import A2UIValidationError
 from mmtsb.world.world import World
 
-STATE_KEY = "ui_state"
 _LITERAL_KEYS = ("literalString", "literalNumber", "literalBoolean", "literalArray")
 
 
@@ -167,13 +167,12 @@ def _initialise_paths(surface: Surface, props: Any) -> None:
 
 def ui_state(world: World) -> UIState:
     """The World's UI state (created empty on first use)."""
-    state = world.metadata.get(STATE_KEY)
-    if not isinstance(state, UIState):
-        state = UIState()
-        world.metadata[STATE_KEY] = state
+    state = world.episode.ui
+    if state is None:
+        state = world.episode.ui = UIState()
     return state
 
 
 def commit(world: World, state: UIState) -> None:
     """Store a modified copy back (the last step of a successful tool call)."""
-    world.metadata[STATE_KEY] = state
+    world.episode.ui = state

@@ -1,9 +1,10 @@
 """The A2UI tools: render a screen, show it to the user, let the (simulated) user interact with it, and five
 documentation tools.
 
-State is per World (:mod:`mmtsb.ui.state`). Two queues in ``world.metadata`` connect the tools to the
-episode loop: ``agent_to_user_images`` (screenshots shown to the user, shared with ``show_image_to_user``)
-and ``ui_events_for_agent`` (user interactions reported to the agent as ``<ui_state_server>`` messages).
+State is per World (:mod:`mmtsb.ui.state`). Two typed queues of the World's episode state
+(:mod:`mmtsb.world.episode_state`) connect the tools to the episode loop: ``shown_to_user`` (screenshots shown
+to the user, shared with ``show_image_to_user``) and ``ui_events`` (user interactions reported to the agent as
+``<ui_state_server>`` messages); a failed call's additions are rolled back with its savepoint.
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ from mmtsb.ui.state import RenderRecord, UIState, commit, ui_state
 from mmtsb.ui.tree import display
 from mmtsb.ui.validation import load_messages, parse_messages
 from mmtsb.vision.store import ImageResult
-from mmtsb.vision.tools import AGENT_TO_USER_KEY
+from mmtsb.world.episode_state import ShownImage, UIEvent
 from mmtsb.world.world import World
 
 DOMAIN = "ui"
 #: where ui_user_interact queues notifications for the agent: {"text", "image_id", "user_action"}
-UI_EVENTS_KEY = "ui_events_for_agent"
 _PLACEHOLDER = re.compile(r"^IMAGE_URL_\d+$")
 
 
@@ -203,7 +203,7 @@ def show_ui_to_user(world: World) -> str:
     message = f"<ui_state_server>\nInteractive Elements:\n{record.elements}\n</ui_state_server>"
     state.shown.append({"surface_id": sid, "image_id": record.image_id})
     commit(world, state)
-    world.metadata.setdefault(AGENT_TO_USER_KEY, []).append({"image_id": record.image_id, "message": message})
+    world.episode.shown_to_user.append(ShownImage(record.image_id, message))
     return f"UI shown to user. Surface: {sid}"
 
 
@@ -236,8 +236,7 @@ def ui_user_interact(world: World, action_name: str, surface_id: str, component_
     state.history.append({"user_action": inter.user_action, "image_id": record.image_id,
                           "field_values": {iid: v for iid, _, v in inter.fields}})
     commit(world, state)
-    world.metadata.setdefault(UI_EVENTS_KEY, []).append(
-        {"text": notification_text(inter), "image_id": record.image_id, "user_action": inter.user_action})
+    world.episode.ui_events.append(UIEvent(notification_text(inter), record.image_id, inter.user_action))
     filled = "; ".join(f"{iid} = {_fmt(v)}" for iid, _, v in inter.fields) or "none"
     return (f"User Interaction on surface {surface_id!r}: pressed {inter.clicked.iid!r} (action {action_name!r}). "
             f"Fields updated: {filled}. The assistant has been notified. "

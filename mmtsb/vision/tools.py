@@ -19,6 +19,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageEnhance
 from mmtsb.tools.spec import tool
 from mmtsb.tools.types import ImageId
 from mmtsb.vision.store import ImageResult, StoredImage
+from mmtsb.world.episode_state import ShownImage
 from mmtsb.world.world import World
 
 DOMAIN = "vision"
@@ -26,7 +27,6 @@ TABLES = ("IMAGE",)
 #: the largest side (pixels) resize_image may produce: guards memory against a typo such as 100000
 MAX_SIDE = 8192
 #: where show_image_to_user queues images for the episode loop to deliver to the user
-AGENT_TO_USER_KEY = "agent_to_user_images"
 _EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp",
                "image/bmp": ".bmp", "image/tiff": ".tiff"}
 
@@ -273,7 +273,7 @@ def show_image_to_user(world: World, image_id: ImageId, message: str = "Here is 
         "Image sent to user."
     """
     world.images.get(image_id)
-    world.metadata.setdefault(AGENT_TO_USER_KEY, []).append({"image_id": image_id, "message": message})
+    world.episode.shown_to_user.append(ShownImage(image_id, message))
     return "Image sent to user."
 
 

@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 from collections.abc import Iterable, Iterator, Sequence
 
+from mmtsb.world.episode_state import EpisodeState
 from mmtsb.world.clock import Clock
 from mmtsb.world.diff import RowUpdate, TableDiff, WorldDiff, diff_rows, key_order
 from mmtsb.world.schema import Table, schemas_of
@@ -166,7 +167,10 @@ class World:
             Snapshot(self._lineage, template.data, template.log_position, template.tracked)
             if template is not None else None)
         self._savepoint_depth = 0
+        #: setup facts (scenario name, main user, scratch folder, web corpus), set before the episode starts
         self.metadata: dict[str, Any] = {}
+        #: what tools produce for the episode beside the database (covered by :meth:`savepoint`)
+        self.episode = EpisodeState()
 
     # ------------------------------------------------------------------ lookup
     def table(self, key: str) -> Table:
@@ -257,10 +261,11 @@ class World:
     # ------------------------------------------------------------------ atomicity
     @contextlib.contextmanager
     def savepoint(self) -> Iterator[None]:
-        """Run a block atomically: on an exception every write (rows and images) is undone."""
+        """Run a block atomically: on an exception every write (rows, images, episode state) is undone."""
         self._savepoint_depth += 1
         name = f"sp{self._savepoint_depth}"
         image_mark = self.images.mark()
+        episode_mark = self.episode.mark()
         rng_state = self._rng.getstate()
         tracked = set(self._tracked)
         self.db.execute(f"SAVEPOINT {name}")
@@ -271,6 +276,7 @@ class World:
             self.db.execute(f"RELEASE {name}")
             self._tracked = tracked   # triggers installed inside the block were rolled back with it
             self.images.rollback(image_mark)
+            self.episode.rollback(episode_mark)
             self._rng.setstate(rng_state)
             raise
         else:

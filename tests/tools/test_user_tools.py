@@ -18,7 +18,7 @@ def _add_images(world, n):
 def test_end_conversation_once(session, world):
     assert not conversation_ended(world)
     out = _user_call(session, "end_conversation")
-    assert out.ok and out.value is None and world.metadata["conversation_ended"] is True
+    assert out.ok and out.value is None and world.episode.conversation_ended is True
     again = _user_call(session, "end_conversation")
     assert not again.ok and "already ended" in again.error.message
 

@@ -12,11 +12,9 @@ from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.session import ToolSession
 from mmtsb.ui.examples import EXAMPLES, column, comp, lit, ref, screen, text
 from mmtsb.ui.render.painter import RED
-from mmtsb.ui.state import STATE_KEY, ui_state
-from mmtsb.ui.tools import UI_EVENTS_KEY
+from mmtsb.ui.state import ui_state
 from mmtsb.ui.validation import parse_messages
 from mmtsb.vision.store import ImageResult
-from mmtsb.vision.tools import AGENT_TO_USER_KEY
 from mmtsb.world import device
 from mmtsb.world.clock import Clock
 from mmtsb.world.world import World
@@ -65,7 +63,7 @@ def test_render_returns_the_screenshot_and_the_interactive_elements(ui, world):
     assert '- Slider "Guests" [1-6] (id: guests, path: /booking/guests, value: 2)' in elements
     assert "- Button \"Book now\" (id: book, action: submit_booking, context: guest, checkin" in elements
     assert "ui_user_interact(" in elements
-    state = world.metadata[STATE_KEY]
+    state = world.episode.ui
     assert state.active == "hotel-booking" and state.surfaces["hotel-booking"].data["booking"]["guests"] == 2
 
 
@@ -171,10 +169,10 @@ def test_ui_state_is_per_world(ui, world):
 def test_show_queues_the_screenshot_and_elements_for_the_user(ui, world):
     rendered = booking(ui)
     assert call_ok(ui, "show_ui_to_user") == "UI shown to user. Surface: hotel-booking"
-    (item,) = world.metadata[AGENT_TO_USER_KEY]
-    assert item["image_id"] == rendered["image"].image_id  # the cached render is reused
-    assert item["message"].startswith("<ui_state_server>\nInteractive Elements:\nSurface: hotel-booking\n")
-    assert item["message"].endswith("\n</ui_state_server>")
+    (item,) = world.episode.shown_to_user
+    assert item.image_id == rendered["image"].image_id  # the cached render is reused
+    assert item.message.startswith("<ui_state_server>\nInteractive Elements:\nSurface: hotel-booking\n")
+    assert item.message.endswith("\n</ui_state_server>")
     assert len(world.images) == 1
     assert ui_state(world).shown == [{"surface_id": "hotel-booking", "image_id": 0}]
 
@@ -182,7 +180,7 @@ def test_show_queues_the_screenshot_and_elements_for_the_user(ui, world):
 def test_show_without_a_screen_fails(ui, world):
     err = call_err(ui, "show_ui_to_user")
     assert err.message.startswith("No UI to show: render a screen with render_ui_screen first")
-    assert AGENT_TO_USER_KEY not in world.metadata
+    assert world.episode.shown_to_user == []
 
 
 # ------------------------------------------------------------------------------------------ ui_user_interact
@@ -204,13 +202,13 @@ def test_form_round_trip(ui, world):
     img = world.images.get(highlight_id).open().convert("RGB")
     assert sum(n for n, c in img.getcolors(1 << 20) if c == RED) > 200
     # the notification for the agent
-    (event,) = world.metadata[UI_EVENTS_KEY]
-    assert event["image_id"] == highlight_id
-    assert event["text"].startswith("<ui_state_server>\nUser Interaction:\n  Action: submit_booking\n"
+    (event,) = world.episode.ui_events
+    assert event.image_id == highlight_id
+    assert event.text.startswith("<ui_state_server>\nUser Interaction:\n  Action: submit_booking\n"
                                     "  Resolved data:\n    guest: Ada Lovelace\n    checkin: 2026-05-01\n")
-    assert "    room: [\"deluxe\"]\n    breakfast: true\n  Surface: hotel-booking\n  Component: book\n" in event["text"]
-    assert "    guests (/booking/guests): 3\n" in event["text"]
-    action = event["user_action"]
+    assert "    room: [\"deluxe\"]\n    breakfast: true\n  Surface: hotel-booking\n  Component: book\n" in event.text
+    assert "    guests (/booking/guests): 3\n" in event.text
+    action = event.user_action
     assert action == {"name": "submit_booking", "surfaceId": "hotel-booking", "sourceComponentId": "book",
                       "timestamp": "2026-04-16T23:51:15+00:00",
                       "context": {"guest": "Ada Lovelace", "checkin": "2026-05-01", "checkout": "2026-05-04",
@@ -218,18 +216,18 @@ def test_form_round_trip(ui, world):
     assert ui_state(world).history[-1]["user_action"] == action
     # showing the screen again re-renders it without the highlight
     call_ok(ui, "show_ui_to_user")
-    assert world.metadata[AGENT_TO_USER_KEY][-1]["image_id"] == highlight_id + 1
-    assert 'value: "Ada Lovelace"' in world.metadata[AGENT_TO_USER_KEY][-1]["message"]
+    assert world.episode.shown_to_user[-1].image_id == highlight_id + 1
+    assert 'value: "Ada Lovelace"' in world.episode.shown_to_user[-1].message
 
 
 def test_clicking_a_templated_button_resolves_its_item(ui, world):
     call_ok(ui, "render_ui_screen", ui_json=EXAMPLES["contact_list"][1]())
     out = interact(ui, action_name="select_contact", surface_id="contacts", component_id="pick@c2")
     assert out.ok, out.error
-    event = world.metadata[UI_EVENTS_KEY][-1]
-    assert event["user_action"]["context"] == {"name": "Ben Okafor", "phone": "+1 555 0102"}
-    assert event["user_action"]["sourceComponentId"] == "pick@c2"
-    assert "Fields updated" not in event["text"]
+    event = world.episode.ui_events[-1]
+    assert event.user_action["context"] == {"name": "Ben Okafor", "phone": "+1 555 0102"}
+    assert event.user_action["sourceComponentId"] == "pick@c2"
+    assert "Fields updated" not in event.text
     out = interact(ui, action_name="select_contact", surface_id="contacts", component_id="pick")
     assert not out.ok and "No component 'pick' on surface 'contacts'. Buttons: pick@c1, pick@c2, pick@c3." \
         in out.error.message
@@ -244,7 +242,7 @@ def test_fields_bound_to_literals_keep_the_users_value(ui, world):
     out = interact(ui, action_name="go", surface_id="s", component_id="go", field_values='{"nick": "Ace"}')
     assert out.ok, out.error
     assert ui_state(world).surfaces["s"].local_values == {"nick": "Ace"}
-    text_ = world.metadata[UI_EVENTS_KEY][-1]["text"]
+    text_ = world.episode.ui_events[-1].text
     assert "    fixed: 4\n    img: (image)\n" in text_ and "    nick: Ace\n" in text_
 
 
@@ -253,7 +251,7 @@ def test_clicking_an_input_reports_its_value(ui, world):
     out = interact(ui, action_name="toggle_breakfast", surface_id="hotel-booking", component_id="breakfast",
                    field_values={"breakfast": True})
     assert out.ok, out.error
-    assert world.metadata[UI_EVENTS_KEY][-1]["user_action"]["context"] == {"breakfast": True}
+    assert world.episode.ui_events[-1].user_action["context"] == {"breakfast": True}
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -284,7 +282,7 @@ def test_interaction_failures_are_precise_and_change_nothing(ui, world, args, me
     out = interact(ui, **full)
     assert not out.ok and message in out.error.message, out.error
     after = (len(world.images), ui_state(world).version, json.dumps(ui_state(world).surfaces["hotel-booking"].data))
-    assert after == before and UI_EVENTS_KEY not in world.metadata
+    assert after == before and world.episode.ui_events == []
 
 
 def test_text_field_validation_pattern(ui, world):
@@ -295,7 +293,7 @@ def test_text_field_validation_pattern(ui, world):
     out = interact(ui, action_name="send_feedback", surface_id="feedback", component_id="send",
                    field_values={"contact": "ada@example.com", "topics": ["on_time", "Friendly driver"]})
     assert out.ok, out.error
-    assert world.metadata[UI_EVENTS_KEY][-1]["user_action"]["context"]["topics"] == ["on_time", "driver"]
+    assert world.episode.ui_events[-1].user_action["context"]["topics"] == ["on_time", "driver"]
 
 
 def test_the_agent_cannot_call_the_user_tool(ui):
@@ -371,3 +369,20 @@ def test_component_usage_examples_validate():
 
 def test_literal_and_ref_helpers():
     assert lit(True) == {"literalBoolean": True} and lit(2) == {"literalNumber": 2} and ref("/a") == {"path": "/a"}
+
+
+def test_a_failed_call_leaves_no_queued_screen_or_event(ui, world):
+    """The episode state (queues, UI state, conversation end) is rolled back with the tool call's savepoint."""
+    booking(ui)
+    call_ok(ui, "show_ui_to_user")    # a successful show queues its screenshot
+    before = world.episode.ui
+    assert len(world.episode.shown_to_user) == 1
+    try:
+        with world.savepoint():
+            call_ok(ui, "show_ui_to_user")
+            world.episode.conversation_ended = True
+            raise RuntimeError("the call fails after queueing")
+    except RuntimeError:
+        pass
+    assert len(world.episode.shown_to_user) == 1 and world.episode.conversation_ended is False
+    assert world.episode.ui is before and len(before.shown) == 1   # the UI state the failed call found

@@ -14,7 +14,8 @@ from mmtsb.apps.setting.schema import BASE_SETTING_ROW, SETTING
 from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.session import ToolSession
 from mmtsb.vision.store import ImageResult
-from mmtsb.vision.tools import AGENT_TO_USER_KEY, normalised_box
+from mmtsb.vision.tools import normalised_box
+from mmtsb.world.episode_state import ShownImage
 from mmtsb.world import device
 from mmtsb.world.clock import Clock
 from mmtsb.world.world import World
@@ -216,10 +217,9 @@ def test_save_image_creates_a_scratch_dir_once(vsession, world, two_colour):
 def test_show_image_to_user_queues_the_image(vsession, world, two_colour):
     assert call_ok(vsession, "show_image_to_user", image_id=0) == "Image sent to user."
     call_ok(vsession, "show_image_to_user", image_id=0, message="The cropped receipt")
-    assert world.metadata[AGENT_TO_USER_KEY] == [{"image_id": 0, "message": "Here is the image"},
-                                                 {"image_id": 0, "message": "The cropped receipt"}]
+    assert world.episode.shown_to_user == [ShownImage(0, "Here is the image"), ShownImage(0, "The cropped receipt")]
     assert "not found" in call_err(vsession, "show_image_to_user", image_id=3).message
-    assert len(world.metadata[AGENT_TO_USER_KEY]) == 2
+    assert len(world.episode.shown_to_user) == 2   # the failed call queued nothing
 
 
 def test_palette_and_jpeg_inputs_are_handled(vsession, world):
