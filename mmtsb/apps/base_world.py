@@ -4,7 +4,6 @@ device defaults, and auto-login to the nine apps (as the reference's ``auto_logi
 from __future__ import annotations
 
 import copy
-import functools
 from datetime import datetime
 from random import Random
 
@@ -14,6 +13,7 @@ from mmtsb.apps.base import BaseContext
 from mmtsb.world import device
 from mmtsb.world.clock import Clock
 from mmtsb.world.people import Person, base_people
+from mmtsb.world.templates import WorldCache
 from mmtsb.world.world import Snapshot, World
 
 
@@ -23,15 +23,22 @@ def world_tables() -> list:
 
 
 def build_base_world(main_email: str, main_user_id: int, reference_time: datetime | str, *, frozen_clock: bool = True,
-                     seed: int = 0, auto_login: bool = True) -> World:
+                     seed: int = 0, auto_login: bool = True, cache: WorldCache | None = None) -> World:
     """A fresh World with the base state (SPEC.md §2.3-2.4) for the given main user.
 
     The first build for a (main user, reference time, seed, auto-login) combination seeds every app; later
     ones copy that template (a few ms instead of ~70): repeats, sweeps and sibling episodes of one actor
-    share it. The copy is a new, independent World with the same rows, ids and id-generator state.
+    share it. The copy is a new, independent World with the same rows, ids and id-generator state. Templates
+    are kept in ``cache`` (the caller's; without one, nothing is kept and every call seeds afresh).
     """
     ref = reference_time if isinstance(reference_time, str) else reference_time.isoformat()
-    template, used_rng, metadata = _template(main_email, main_user_id, ref, auto_login)
+    key = (main_email, main_user_id, ref, auto_login)
+    kept = cache.base.get(key) if cache is not None else None
+    if kept is None:
+        kept = _template(main_email, main_user_id, ref, auto_login)
+        if cache is not None:
+            cache.base.put(key, kept)
+    template, used_rng, metadata = kept
     if used_rng:  # seeding drew from the id generator, so the template depends on the seed: build afresh
         return _seed_base_world(main_email, main_user_id, reference_time, seed=seed, auto_login=auto_login,
                                 frozen_clock=frozen_clock)
@@ -40,9 +47,8 @@ def build_base_world(main_email: str, main_user_id: int, reference_time: datetim
     return world
 
 
-@functools.lru_cache(maxsize=64)
 def _template(main_email: str, main_user_id: int, reference_time: str, auto_login: bool) -> tuple[Snapshot, bool, dict]:
-    """The seeded base world as an immutable snapshot (memoised per process: pure data, never mutated), and
+    """The seeded base world as an immutable snapshot (pure data, never mutated, so a cache may keep it), and
     whether seeding drew from the world's id generator (then copies could not take an episode's own seed)."""
     world = _seed_base_world(main_email, main_user_id, reference_time, seed=0, auto_login=auto_login)
     try:

@@ -23,13 +23,24 @@ from mmtsb.tools.levels import registry_for_level
 from mmtsb.tools.registry import ToolRegistry
 from mmtsb.tools.session import ToolSession, WorkingSet
 from mmtsb.ui.mode import AGENT_UI_TOOLS
+from mmtsb.world.templates import WorldCache
 
 async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFactory | None = None,
-                        trajectory_dir: str | Path | None = None) -> EpisodeResult:
-    """Play one scenario file with the configured roles; the trajectory is written when a folder is given."""
+                        worlds: WorldCache | None = None, trajectory_dir: str | Path | None = None) -> EpisodeResult:
+    """Play one scenario file with the configured roles; the trajectory is written when a folder is given.
+
+    A process that plays many episodes passes its ``factory`` (shared model clients, the sandbox server) and its
+    ``worlds`` (kept world templates); without them the episode makes its own and releases them at the end."""
+    if factory is None:
+        own = RoleFactory()
+        try:
+            return await play_scenario(path, cfg, factory=own, worlds=worlds, trajectory_dir=trajectory_dir)
+        finally:
+            await own.aclose()
     path = Path(path)
     scenario = load_scenario(path)
-    built = build_world(scenario, image_root=cfg.image_root, images=cfg.images, file=path, seed=cfg.seed)
+    built = build_world(scenario, image_root=cfg.image_root, images=cfg.images, file=path, seed=cfg.seed,
+                        cache=worlds)
     world = built.world
     corpus = scenario.metadata.model_extra.get("web_corpus") if scenario.metadata.model_extra else None
     if corpus:
@@ -42,7 +53,6 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
                           working_set=working_set_for(cfg, tools))
     ctx = EpisodeContext(built=built, registry=tools, session=session, interface=cfg.interface,
                          budgets=cfg.budgets, seed=cfg.seed, ui=cfg.ui)
-    factory = factory or RoleFactory()
     agent, user = factory.agent(cfg), factory.user(cfg)
     judges = factory.judges(cfg)
     code_runner = StartingRunner(lambda: factory.code_runner(cfg, session, scratch)) if spec.runs_code else None

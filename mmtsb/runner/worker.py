@@ -8,6 +8,7 @@ so the driver only writes files and never rebuilds big objects.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 import traceback
@@ -17,10 +18,12 @@ from typing import Any
 
 from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.episode.play import play_scenario
+from mmtsb.protocol import registry
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.protocol.trajectory import Trajectory
 from mmtsb.runner.rows import episode_row
 from mmtsb.scenarios.loader import ScenarioError
+from mmtsb.world.templates import WorldCache
 
 #: scenarios whose worlds an episode process builds before its first episode (bounded: each costs ~0.1 s)
 WARM_SCENARIOS = 32
@@ -57,17 +60,25 @@ class WarmUp:
         return cls(cfg=tasks[0].cfg, paths=paths)
 
 
-async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -> dict[str, Any]:
+async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None,
+                          worlds: WorldCache | None = None) -> dict[str, Any]:
     """Import the episode stack (the configured roles are made and closed once: an LLM role pulls in litellm),
-    build the toolbox, and build (then drop) a world per listed scenario; a scenario that fails to build is
-    skipped here (its episode reports the error). Returns what was done."""
+    build the toolbox, start the sandbox's template when the interface runs code (its protection layers are
+    reported), and build (then drop) a world per listed scenario, which leaves its templates in ``worlds``; a
+    scenario that fails to build is skipped here (its episode reports the error). Returns what was done."""
+    if factory is None:
+        own = RoleFactory()
+        try:
+            return await warm_up_process(warm_up, own, worlds)
+        finally:
+            await own.aclose()
     import mmtsb.episode.delivery  # noqa: F401  (pulls rouge-score, nltk and scipy: ~1 s of imports)
     from mmtsb.scenarios.build import build_world
     from mmtsb.scenarios.loader import load_scenario
     from mmtsb.tools.levels import registry_for_level
 
     started = time.process_time()
-    factory = factory or RoleFactory()
+    done: dict[str, Any] = {}
     try:
         roles = [factory.agent(warm_up.cfg), factory.user(warm_up.cfg), *factory.judges(warm_up.cfg).values()]
     except Exception:  # noqa: BLE001 (a role that cannot be made fails its episodes, with their own report)
@@ -75,16 +86,21 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None) -
     for role in roles:
         await role.close()
     registry_for_level(warm_up.cfg.toolbox)
+    if registry.interface(warm_up.cfg.interface).runs_code:
+        try:
+            done["sandbox_layers"] = await asyncio.to_thread(factory.sandbox.active_layers)
+        except Exception as e:  # noqa: BLE001 (the episodes report a sandbox that cannot start)
+            done["sandbox_error"] = f"{type(e).__name__}: {e}"
     built = 0
     for path in warm_up.paths:
         try:
             world = build_world(load_scenario(Path(path)), image_root=warm_up.cfg.image_root,
-                                images=warm_up.cfg.images, file=path, seed=warm_up.cfg.seed).world
+                                images=warm_up.cfg.images, file=path, seed=warm_up.cfg.seed, cache=worlds).world
         except Exception:  # noqa: BLE001 (reported by the episode itself)
             continue
         world.close()
         built += 1
-    return {"worlds": built, "cpu_s": round(time.process_time() - started, 3)}
+    return {"worlds": built, **done, "cpu_s": round(time.process_time() - started, 3)}
 
 
 #: young-generation threshold for episode actors (CPython's default is 700 allocations)
@@ -112,11 +128,13 @@ def outcome_of(trajectory: Trajectory, *, infra: bool, retryable: bool) -> dict[
 
 
 class EpisodeWorker:
-    """Owns one RoleFactory (shared limits, image cache, response caches) and plays episodes on request."""
+    """Owns one RoleFactory (shared limits, image cache, response caches, the sandbox server) and one WorldCache
+    (kept world templates), and plays episodes on request."""
 
     def __init__(self, *, gate: Any = None, holder: str = "inprocess", provider_limits: dict[str, int] | None = None,
                  bypass_at: int | None = None, gate_timeout_s: float | None = None) -> None:
         self.factory = RoleFactory()
+        self.worlds = WorldCache()      # the world templates this process keeps (see mmtsb.world.templates)
         self.holder = holder
         # imported only when needed: the LLM stack (litellm) costs ~140 MB per process
         if gate is not None:
@@ -141,7 +159,7 @@ class EpisodeWorker:
         ``own_process`` (an episode actor, a process of its own): then also move everything imported and built
         so far out of the garbage collector's sight and collect young objects less often, since hundreds of
         concurrent episodes allocate fast and full collections would otherwise rescan the whole stack."""
-        done = await warm_up_process(warm_up, self.factory) if warm_up is not None else {}
+        done = await warm_up_process(warm_up, self.factory, self.worlds) if warm_up is not None else {}
         if own_process:
             tune_gc_for_episodes()
         return done
@@ -151,7 +169,7 @@ class EpisodeWorker:
         started = time.perf_counter()
         run = {**task.run, "attempt": task.attempts, "actor": self.holder}
         try:
-            result = await play_scenario(Path(task.path), task.cfg, factory=self.factory)
+            result = await play_scenario(Path(task.path), task.cfg, factory=self.factory, worlds=self.worlds)
         except ScenarioError as e:   # a broken scenario file fails the same way every time: not retried
             trajectory = failure_trajectory(task, f"ScenarioError: {e}")
             trajectory.run = run

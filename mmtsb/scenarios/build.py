@@ -6,7 +6,6 @@ import copy
 import hashlib
 import json
 import sqlite3
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -20,12 +19,8 @@ from mmtsb.scenarios.loader import ScenarioError
 from mmtsb.scenarios.model import AGENTSANDBOX_NAMESPACES, Scenario
 from mmtsb.vision.store import StoredImage
 from mmtsb.world.clock import Clock
+from mmtsb.world.templates import WorldCache
 from mmtsb.world.world import Snapshot, UnknownTableError, World
-
-#: built scenario states kept per process: repeats, seeds and sibling episodes of a scenario copy the state
-#: instead of building it again (pure data, keyed by the scenario's content; least recently used dropped)
-BUILT_STATES_KEPT = 64
-
 
 @dataclass
 class ScenarioWorld:
@@ -40,23 +35,21 @@ class ScenarioWorld:
 
 def build_world(scenario: Scenario, *, image_root: str | Path | None = None, images: ImagesMode = "require",
                 file: str | Path = "<memory>", frozen_clock: bool = True, seed: int = 0,
-                auto_login: bool = True) -> ScenarioWorld:
+                auto_login: bool = True, cache: WorldCache | None = None) -> ScenarioWorld:
     """Load everything a scenario needs into a fresh World; raises ScenarioError listing every problem.
 
-    The first build of a scenario's content (per process) is kept as a template when nothing in it drew from
-    the world's id generator; later builds (repeats, other seeds) copy it, which skips the base state,
-    the image files and the entity injection."""
+    With a ``cache`` (the caller's :class:`~mmtsb.world.templates.WorldCache`), the first build of a scenario's
+    content is kept as a template when nothing in it drew from the world's id generator; later builds
+    (repeats, other seeds) copy it, which skips the base state, the image files and the entity injection."""
     root = Path(image_root) if image_root is not None else Path(file).parent
-    key = _state_key(scenario, root, images, auto_login)
-    kept = _BUILT_STATES.get(key)
+    key = _state_key(scenario, root, images, auto_login) if cache is not None else None
+    kept = cache.scenarios.get(key) if cache is not None else None
     if kept is not None:
-        _BUILT_STATES.move_to_end(key)
         return kept.copy(scenario, frozen_clock=frozen_clock, seed=seed)
-    built = _build_world(scenario, root, images, file, frozen_clock=frozen_clock, seed=seed, auto_login=auto_login)
-    if built.world.rng_state == Random(seed).getstate():   # seed-independent: worth keeping
-        _BUILT_STATES[key] = _BuiltState.of(built)
-        while len(_BUILT_STATES) > BUILT_STATES_KEPT:
-            _BUILT_STATES.popitem(last=False)
+    built = _build_world(scenario, root, images, file, frozen_clock=frozen_clock, seed=seed, auto_login=auto_login,
+                         cache=cache)
+    if cache is not None and built.world.rng_state == Random(seed).getstate():   # seed-independent: keep it
+        cache.scenarios.put(key, _BuiltState.of(built))
     return built
 
 
@@ -84,9 +77,6 @@ class _BuiltState:
         return ScenarioWorld(scenario, world, world.created_from, self.main_user_id, list(self.warnings))
 
 
-_BUILT_STATES: OrderedDict[str, _BuiltState] = OrderedDict()
-
-
 def _state_key(scenario: Scenario, root: Path, images: str, auto_login: bool) -> str:
     """Everything a build depends on: the scenario's name, main user, time, images and entities."""
     content = [scenario.name, scenario.device_state_id, str(scenario.reference_time), scenario.image_paths,
@@ -95,10 +85,10 @@ def _state_key(scenario: Scenario, root: Path, images: str, auto_login: bool) ->
 
 
 def _build_world(scenario: Scenario, root: Path, images: ImagesMode, file: str | Path, *, frozen_clock: bool,
-                 seed: int, auto_login: bool) -> ScenarioWorld:
+                 seed: int, auto_login: bool, cache: WorldCache | None) -> ScenarioWorld:
     main_id = learn_main_user_id(scenario)
     world = build_base_world(scenario.device_state_id, main_id, scenario.reference_time, frozen_clock=frozen_clock,
-                             seed=seed, auto_login=auto_login)
+                             seed=seed, auto_login=auto_login, cache=cache)
     problems: list[str] = []
     warnings: list[str] = []
     try:
