@@ -21,7 +21,8 @@ ROWS_PER_OPERATION = 50
 _WORDS = re.compile(r"\w+")
 
 
-def _short(value: Any, limit: int = VALUE_CHARS) -> str:
+def shorten(value: Any, limit: int = VALUE_CHARS) -> str:
+    """``value`` as text (JSON unless a string), cut at ``limit`` characters with the cut stated."""
     text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
     return text if len(text) <= limit else text[:limit] + f"… [{len(text) - limit} more chars]"
 
@@ -45,30 +46,6 @@ class EpisodeEvidence:
     tool_history: list[Any] = field(default_factory=list)   # every ToolOutcome of the episode, in order
 
     # ------------------------------------------------------------------ renderings
-    def conversation_text(self) -> str:
-        lines = []
-        for m in self.messages:
-            if {m.sender, m.recipient} == {USER, AGENT}:
-                imgs = f" [image_ids={m.image_ids}]" if m.image_ids else ""
-                lines.append(f"[{m.sender} → {m.recipient}]: {m.content}{imgs}")
-        return "\n".join(lines)
-
-    def agent_actions_text(self) -> str:
-        lines = []
-        for m in self.messages:
-            if m.sender == AGENT and m.recipient == ENV:
-                if m.tool_calls:
-                    for c in m.tool_calls:
-                        args = c.raw_arguments if c.parse_error else json.dumps(c.arguments, ensure_ascii=False)
-                        lines.append(f"[AGENT → ENV]: {c.name}({_short(args)})")
-                else:
-                    lines.append(f"[AGENT → ENV]: <code>\n{_short(m.content, 2000)}\n</code>")
-            elif m.sender == ENV and m.recipient == AGENT:
-                tag = "ERROR: " if m.is_error else ""
-                name = f"{m.tool_name} → " if m.tool_name else ""
-                lines.append(f"[ENV → AGENT]: {name}{tag}{_short(m.content, 1000)}")
-        return "\n".join(lines) or "(no actions)"
-
     def database_changes_text(self) -> str:
         """Every changed table with ADD/UPD/DEL lines (values cut at 300 chars, at most 50 rows per
         operation, and the cut is always stated)."""
@@ -79,11 +56,11 @@ class EpisodeEvidence:
             out.append(f"[{key}] +{len(d.added)} ~{len(d.updated)} -{len(d.deleted)}")
             for label, rows in (("ADD", d.added), ("DEL", d.deleted)):
                 for row in rows[:ROWS_PER_OPERATION]:
-                    out.append(f"  {label} " + ", ".join(f"{k}={_short(v)}" for k, v in row.items()))
+                    out.append(f"  {label} " + ", ".join(f"{k}={shorten(v)}" for k, v in row.items()))
                 if len(rows) > ROWS_PER_OPERATION:
                     out.append(f"  … and {len(rows) - ROWS_PER_OPERATION} more {label} rows")
             for u in d.updated[:ROWS_PER_OPERATION]:
-                changes = "; ".join(f"{c}: {_short(o)} -> {_short(n)}" for c, (o, n) in u.changed.items())
+                changes = "; ".join(f"{c}: {shorten(o)} -> {shorten(n)}" for c, (o, n) in u.changed.items())
                 out.append(f"  UPD key={u.key}: {changes}")
             if len(d.updated) > ROWS_PER_OPERATION:
                 out.append(f"  … and {len(d.updated) - ROWS_PER_OPERATION} more UPD rows")
@@ -181,13 +158,13 @@ def ui_tool_trace(evidence: EpisodeEvidence) -> list[str]:
     for o in evidence.tool_history:
         if getattr(o, "tool", None) not in AGENT_UI_TOOLS:
             continue
-        args = _short(o.arguments, UI_TRACE_ARG_CHARS)
+        args = shorten(o.arguments, UI_TRACE_ARG_CHARS)
         if o.error is not None:
-            result = f"ERROR: {_short(str(o.error), UI_TRACE_RESULT_CHARS)}"
+            result = f"ERROR: {shorten(str(o.error), UI_TRACE_RESULT_CHARS)}"
         elif o.tool in UI_DOC_TOOLS:
             value = to_jsonable(o.value)
             result = f"(documentation, {len(value if isinstance(value, str) else json.dumps(value))} chars)"
         else:
-            result = _short(to_jsonable(o.value), UI_TRACE_RESULT_CHARS)
+            result = shorten(to_jsonable(o.value), UI_TRACE_RESULT_CHARS)
         lines.append(" ".join(f"{o.tool}({args}) -> {result}".split()))
     return lines

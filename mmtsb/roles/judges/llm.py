@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mmtsb.protocol.model_settings import ModelSettings
-from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.evidence import EpisodeEvidence, shorten
 from mmtsb.protocol.messages import AGENT, ENV, SYSTEM, USER, Message
 from mmtsb.llm import LLMClient, LLMError, LLMResponse
 from mmtsb.roles.judges import prompts
@@ -200,11 +200,6 @@ def plan_images(candidates: list[tuple[int, str]], store: ImageSource | None, ca
 
 
 # ---------------------------------------------------------------------------------------------- rendering
-def _short(value: Any, limit: int) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[:limit] + f"… [{len(text) - limit} more chars]"
-
-
 def _images_tag(ids: list[int]) -> str:
     return f" [image_ids={ids}]" if ids else ""
 
@@ -218,13 +213,13 @@ def render_agent_actions(messages: list[Message]) -> str:
                 for c in m.tool_calls:
                     args = c.raw_arguments if c.parse_error else json.dumps(c.arguments, ensure_ascii=False,
                                                                             default=str)
-                    lines.append(f"#{m.index} [AGENT → ENV]: {c.name}({_short(args or '', ARG_CHARS)})")
+                    lines.append(f"#{m.index} [AGENT → ENV]: {c.name}({shorten(args or '', ARG_CHARS)})")
             else:
-                lines.append(f"#{m.index} [AGENT → ENV]: <code>\n{_short(m.content, CODE_CHARS)}\n</code>")
+                lines.append(f"#{m.index} [AGENT → ENV]: <code>\n{shorten(m.content, CODE_CHARS)}\n</code>")
         elif m.sender == ENV and m.recipient == AGENT:
             tag = "ERROR: " if m.is_error else ""
             name = f"{m.tool_name} → " if m.tool_name else ""
-            lines.append(f"#{m.index} [ENV → AGENT]: {name}{tag}{_short(m.content, RESULT_CHARS)}"
+            lines.append(f"#{m.index} [ENV → AGENT]: {name}{tag}{shorten(m.content, RESULT_CHARS)}"
                          f"{_images_tag(m.image_ids)}")
     return "\n".join(lines) or "(the agent took no actions)"
 
@@ -247,10 +242,10 @@ def render_user_tool_calls(messages: list[Message], scripted: int = 0) -> str:
         if m.sender == USER and m.recipient == ENV:
             for c in m.tool_calls:
                 args = c.raw_arguments if c.parse_error else json.dumps(c.arguments, ensure_ascii=False)
-                lines.append(f"#{m.index} [USER → ENV]: {c.name}({_short(args or '', ARG_CHARS)})")
+                lines.append(f"#{m.index} [USER → ENV]: {c.name}({shorten(args or '', ARG_CHARS)})")
         elif m.sender == ENV and m.recipient == USER:
             tag = "ERROR: " if m.is_error else ""
-            lines.append(f"#{m.index} [ENV → USER]: {m.tool_name or ''} → {tag}{_short(m.content, RESULT_CHARS)}")
+            lines.append(f"#{m.index} [ENV → USER]: {m.tool_name or ''} → {tag}{shorten(m.content, RESULT_CHARS)}")
         elif m.sender == USER and m.recipient == AGENT and m.image_ids:
             how = "the scripted opening message" if m.index < scripted else "a user message"
             lines.append(f"#{m.index} [USER → AGENT]: images {m.image_ids} delivered with {how}")
@@ -513,7 +508,7 @@ def query_delivery_text(evidence: EpisodeEvidence) -> str:
     for q in evidence.query_delivery_check():
         line = f"Round {q['round']}: {q['status']} (best word Jaccard {q['jaccard']})"
         if q["status"] != "delivered" and q["round"] in rounds:
-            line += f"; scripted query: {_short(rounds[q['round']].query, 400)!r}"
+            line += f"; scripted query: {shorten(rounds[q['round']].query, 400)!r}"
         lines.append(line)
     return "\n".join(lines) or "(the script has no rounds)"
 
@@ -557,8 +552,8 @@ def ui_interactions_text(evidence: EpisodeEvidence) -> str:
     lines = []
     for i in ui_interactions(evidence):
         status = "ok" if i["ok"] else ("ERROR" if i["ok"] is False else "no result")
-        lines.append(f"#{i['index']} ui_user_interact({_short(i['arguments'], ARG_CHARS)}) -> {status}: "
-                     f"{_short(i['result'], RESULT_CHARS)}")
+        lines.append(f"#{i['index']} ui_user_interact({shorten(i['arguments'], ARG_CHARS)}) -> {status}: "
+                     f"{shorten(i['result'], RESULT_CHARS)}")
     return "\n".join(lines) or "(the user made no UI interaction)"
 
 
