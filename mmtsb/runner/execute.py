@@ -110,6 +110,8 @@ class _Run:
         self.layout = layout
         self.stats = stats
         self.max_retries = max(0, settings.runner.max_infra_retries)
+        self.first_submitted: float | None = None     # perf_counter of the first submission
+        self.last_durable: float | None = None        # perf_counter right after the last part file was written
 
     def record(self, task: EpisodeTask, outcome: dict[str, Any]) -> dict[str, Any]:
         """Trajectory file, then the part file (both atomic): from now on the episode counts as done."""
@@ -117,7 +119,15 @@ class _Run:
         row = {**outcome["row"], **task.run, "attempts": task.attempts, "infra_failure": bool(outcome["infra"]),
                "trajectory_path": self.layout.trajectory_relpath(task.episode_id), "finished_at": time.time()}
         self.layout.write_row(task.episode_id, row)
+        self.last_durable = time.perf_counter()
         return row
+
+    @property
+    def play_s(self) -> float | None:
+        """From the first episode submitted to the last result row durable (None before any)."""
+        if self.first_submitted is None or self.last_durable is None:
+            return None
+        return round(self.last_durable - self.first_submitted, 4)
 
     async def schedule(self, backend: Backend, tasks: list[EpisodeTask], concurrency: int,
                        view: ProgressView) -> None:
@@ -129,6 +139,8 @@ class _Run:
                 task = pending.popleft()
                 slot = min(range(backend.slots), key=load.__getitem__)
                 task.attempts += 1
+                if self.first_submitted is None:
+                    self.first_submitted = time.perf_counter()
                 fut, generation = backend.submit(slot, task)
                 inflight[fut] = (task, slot, generation)
                 load[slot] += 1
@@ -174,13 +186,16 @@ def _write_config(settings: RunSettings, layout: RunLayout) -> None:
     target.write_text(yaml.safe_dump(settings.resolved_config, sort_keys=False, default_flow_style=False))
 
 
-def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int) -> RunSummary:
+def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int,
+            phases: dict[str, float | None] | None = None) -> RunSummary:
     rows = layout.read_rows()
     hashes = {r.get("config_hash") for r in rows} - {settings.config_hash}
     if hashes:
         log.warning("run folder %s also holds episodes of other configs (%s); the summary covers all of them",
                     layout.run_dir, ", ".join(sorted(str(h) for h in hashes)))
     summary = summarize(rows, duration_s)
+    for key, value in (phases or {}).items():
+        setattr(summary, key, value)
     layout.write_summary({**summary.to_dict(), "planned_episodes": planned, "config_hash": settings.config_hash,
                           "dataset": settings.dataset, "repeats": settings.repeats})
     try:
@@ -219,17 +234,21 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
                 stats.add(row)
         log.info("resuming %s: %d of %d episodes already recorded", layout.run_dir, len(tasks) - len(todo),
                  len(tasks))
+    phases: dict[str, float | None] = {}
     if todo:
         concurrency = max(1, min(settings.runner.max_concurrency, len(todo)))
         backend = make_backend(settings.runner, concurrency, uses_models=uses_models(settings))
         run = _Run(settings, layout, stats)
         try:
+            started = time.perf_counter()
             await backend.start(WarmUp.for_tasks(todo))
+            phases["startup_s"] = round(time.perf_counter() - started, 4)
             with ProgressView(len(tasks), stats, enabled=progress) as view:
                 await run.schedule(backend, todo, concurrency, view)
+            phases["play_s"] = run.play_s
         finally:
             await backend.stop()
-    return _finish(settings, layout, time.perf_counter() - t0, len(tasks))
+    return _finish(settings, layout, time.perf_counter() - t0, len(tasks), phases)
 
 
 def execute_run(settings: RunSettings, *, progress: bool = True) -> RunSummary:

@@ -24,6 +24,10 @@ class RunSummary:
     cost_by_role: dict[str, float] = field(default_factory=dict)
     retried_episodes: int = 0                  # episodes that needed more than one attempt (infra retries)
     ui_sr: float | None = None                 # UI mode: share of UI-judged episodes whose UI judge passed
+    #: this execution's phases (seconds): starting Ray and the actors (their warm-up included), and playing:
+    #: from the first episode submitted to the last result row durable in episodes.parquet (None: nothing played)
+    startup_s: float | None = None
+    play_s: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
