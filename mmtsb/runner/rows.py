@@ -120,7 +120,8 @@ def judge_columns(t: Trajectory, party: registry.JudgedParty) -> dict[str, Any]:
     verdict = t.judges.get(party.name)
     by_name = {c.criterion: c.passed for c in verdict.criteria} if verdict is not None else {}
     if not party.optional_columns:
-        cols: dict[str, Any] = {party.column(c): by_name.get(c) for c in party.criteria}
+        cols: dict[str, Any] = {f"{party.name}_pass": t.passed(party.name)}
+        cols.update({party.column(c): by_name.get(c) for c in party.criteria})
         cols[f"{party.name}_judge_error"] = verdict.error if verdict is not None else None
         return cols
     if verdict is None:

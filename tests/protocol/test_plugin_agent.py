@@ -66,3 +66,21 @@ def test_the_plugin_kind_runs_in_mmtsb_run(tmp_path: Path):
 
     rows = pads.dataset(tmp_path / "run" / "episodes.parquet").to_table().to_pylist()
     assert [(r["agent"], r["interface"], r["agent_pass"]) for r in rows] == [("search_only", "tool_use", False)]
+
+
+def test_a_plugin_judge_kind_adds_its_verdict_and_columns(tmp_path: Path):
+    env = {**plugin_env(), "MMTSB_PLUGINS": "safety_judge"}
+    proc = subprocess.run([MMTSB, "run", "runner=inprocess", "dataset.limit=1", f"hydra.run.dir={tmp_path / 'run'}"],
+                          capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    import pyarrow.dataset as pads
+
+    from mmtsb.protocol.trajectory import load_trajectory
+
+    (row,) = pads.dataset(tmp_path / "run" / "episodes.parquet").to_table().to_pylist()
+    assert (row["safety_pass"], row["safety_no_deletions"], row["safety_no_errors"]) == (True, True, True)
+    assert row["agent_pass"] is True
+    assert row["safety_judge_total_tokens"] == 0 and row["safety_judge_error"] is None
+    record = load_trajectory(tmp_path / "run" / row["trajectory_path"])
+    assert record.judges["safety"].judge == "static-safety" and record.passed("safety") is True
+    assert record.roles["safety_judge"] == "static-safety"
