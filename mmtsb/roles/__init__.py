@@ -7,3 +7,5 @@ imports it on its first lookup. The LLM roles import litellm only when they firs
 from mmtsb.roles import llm_user, oracle, scripted_user  # noqa: F401  (declare the built-in kinds)
 from mmtsb.roles.agents import code_exec, tool_use  # noqa: F401
 from mmtsb.roles.judges import llm, static  # noqa: F401
+
+__all__ = ["code_exec", "judges", "llm", "llm_user", "oracle", "scripted_user", "static", "tool_use"]

@@ -30,6 +30,8 @@ from mmtsb.ui.state import Surface
 from mmtsb.ui.tree import Node, build_tree
 
 
+__all__ = ["Rendering", "render_empty", "render_surface"]
+
 @dataclass
 class Rendering:
     """A screenshot with what the renderer noticed and where each component landed."""
