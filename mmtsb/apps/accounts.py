@@ -1,7 +1,8 @@
 """Account behaviour shared by every AppWorld-style app (signup, login, codes, profile).
 
-Each app declares its own account tools (exact names, signatures and docstrings) as one-line calls into
-these functions, so the behaviour is written once. Verification and password-reset codes are stored in
+The account tools themselves (``<app>_login`` and the rest) are written once in
+:mod:`mmtsb.apps.account_tools` and call into these functions, so the behaviour is written once too; the phone
+app writes its own tools over the same functions. Verification and password-reset codes are stored in
 the internal ``main.account_codes`` table and, when the address belongs to a Gmail user, delivered as
 an email to that inbox (so an agent can read them like a person would).
 """

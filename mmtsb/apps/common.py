@@ -1,4 +1,5 @@
-"""Helpers shared by app tools: the acting user, API-style errors, pagination, sorting, text search.
+"""Helpers shared by app tools: the acting user, API-style errors, pagination, sorting, text search, and the
+two pieces that let one written-out tool serve several apps (:func:`tool_doc`, :func:`register_tool`).
 
 They encode the calling conventions of the reference (TOOLS.md §4) once, so every app behaves alike.
 """
@@ -8,8 +9,9 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from typing import Any
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from mmtsb.tools.spec import tool
 from mmtsb.world import device
 from mmtsb.world.world import World
 
@@ -134,3 +136,38 @@ def require_non_empty(value: str | None, field: str) -> str:
     if value is None or not str(value).strip():
         raise api_error(f"{field} must not be empty.")
     return value
+
+
+# ---------------------------------------------------------------------------------------------- shared tools
+def tool_doc(summary: str, *paragraphs: str, args: Mapping[str, str] | None = None, returns: str = "") -> str:
+    """A tool docstring from its parts, laid out exactly as one written in a module-level ``def``.
+
+    ``summary`` and ``paragraphs`` are plain text (a line break in them continues the paragraph); ``args`` maps
+    each parameter to its description and ``returns`` describes the result (a line break in either continues
+    it on the next line). The result is what ``inspect.getdoc`` and the tool spec read, byte for byte the same
+    as the written-out docstring, so a tool built from shared parts documents itself like any other.
+    """
+    parts = [summary, *paragraphs]
+    if args:
+        parts.append("Args:\n" + "\n".join(f"    {name}: " + text.replace("\n", "\n        ")
+                                            for name, text in args.items()))
+    if returns:
+        parts.append("Returns:\n    " + returns.replace("\n", "\n    "))
+    body = "\n\n".join(parts).replace("\n", "\n    ").replace("\n    \n", "\n\n")
+    return body + "\n    "
+
+
+def register_tool(fn: Callable[..., Any], name: str, namespace: dict[str, Any], doc: str,
+                  **registration: Any) -> Callable[..., Any]:
+    """Register ``fn`` as the tool ``name`` of the module whose ``namespace`` (``globals()``) is given.
+
+    For a tool written once and offered by several apps: ``fn`` is a fresh function per app (a closure over
+    the app), and here it gets the app's name, module and docstring, is registered with ``@tool``
+    (``registration`` are the decorator's keywords) and is bound in the module under its name, where the
+    registry collects it like a tool written out there.
+    """
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = namespace["__name__"]
+    fn.__doc__ = doc
+    namespace[name] = tool(**registration)(fn)
+    return fn

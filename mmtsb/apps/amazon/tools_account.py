@@ -5,172 +5,42 @@ from __future__ import annotations
 from typing import Any
 
 from mmtsb.apps import accounts
+from mmtsb.apps.account_tools import (EMAIL_OF_NO_ACCOUNT, OWN_PROFILE_WHEN_OMITTED,
+                                     AccountApp, Wording, add_account_tools)
 from mmtsb.apps.amazon import core
 from mmtsb.apps.amazon.core import APP, HISTORY, USERS
 from mmtsb.apps.common import api_error, paginate
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
-ONLINE = Requirements(network=True)
 AUTHED = Requirements(network=True, auth=APP)
 
 
-@tool(domain=APP, requires=AUTHED, tables=(USERS,))
-def amazon_show_account(world: World) -> dict[str, Any]:
-    """Returns the logged-in user's private Amazon account details.
-
-    Returns:
-        {first_name, last_name, email, registered_at, last_logged_in, track_browsing_history, verified, is_prime}
-    """
-    user = core.me(world)
-    out = accounts.show_account(world, APP, "track_browsing_history", "verified")
+def _account_details(world: World, out: dict[str, Any]) -> None:
     out["track_browsing_history"] = bool(out.get("track_browsing_history"))
     out["verified"] = bool(out.get("verified"))
-    out["is_prime"] = core.is_prime(world, user)
-    return out
+    out["is_prime"] = core.is_prime(world, core.me(world))
 
 
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def amazon_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
-    """Registers a new Amazon account.
-
-    Args:
-        first_name: first name (at least 1 character).
-        last_name: last name (at least 1 character).
-        email: a valid email address not used by another account.
-        password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    out = accounts.signup(world, APP, first_name, last_name, email, password)
+def _new_account_defaults(world: World, email: str) -> None:
+    """A new account tracks its browsing history and has no Prime membership."""
     user = accounts.find_user(world, APP, email)
     if user is not None:
         world.update(USERS, user["id"], {"track_browsing_history": True, "is_prime": False})
-    return out
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def amazon_delete_account(world: World) -> dict[str, str]:
-    """Deletes the logged-in user's Amazon account (and logs out).
-
-    Returns:
-        {message}
-    """
-    return accounts.delete_account(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def amazon_update_account_name(world: World, first_name: str | None = None,
-                               last_name: str | None = None) -> dict[str, str]:
-    """Changes the account's first and/or last name.
-
-    Args:
-        first_name: the new first name (at least 1 character).
-        last_name: the new last name (at least 1 character).
-
-    Returns:
-        {message}
-    """
-    return accounts.update_account_name(world, APP, first_name, last_name)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def amazon_login(world: World, username: str, password: str) -> dict[str, str]:
-    """Logs in to Amazon with email and password; afterwards the app counts as authenticated.
-
-    Args:
-        username: the account email.
-        password: the account password (see supervisor_show_account_passwords).
-
-    Returns:
-        {access_token, token_type}
-    """
-    return accounts.login(world, APP, username, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED)
-def amazon_logout(world: World) -> dict[str, str]:
-    """Logs out of the Amazon account.
-
-    Returns:
-        {message}
-    """
-    return accounts.logout(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def amazon_send_verification_code(world: World, email: str) -> dict[str, str]:
-    """Emails an Amazon account verification code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    accounts.check_email(email)
-    return accounts.send_code(world, APP, email, "verify")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def amazon_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
-    """Marks the Amazon account verified using the emailed code.
-
-    Args:
-        email: the account email.
-        verification_code: the code from the verification email.
-
-    Returns:
-        {message}
-    """
-    accounts.check_email(email)
-    return accounts.verify_account(world, APP, email, verification_code)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def amazon_send_password_reset_code(world: World, email: str) -> dict[str, str]:
-    """Emails an Amazon password reset code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    accounts.check_email(email)
-    return accounts.send_code(world, APP, email, "reset")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def amazon_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
-    """Sets a new Amazon password using the emailed reset code.
-
-    Args:
-        email: the account email.
-        password_reset_code: the code from the reset email.
-        new_password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    accounts.check_email(email)
-    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
-
-
-@tool(domain=APP, requires=ONLINE, tables=(USERS,))
-def amazon_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
-    """Shows an Amazon user's public profile.
-
-    Args:
-        email: the user's email; the logged-in user's own profile when omitted.
-
-    Returns:
-        {first_name, last_name, email, registered_at}
-    """
-    if email is not None:
-        accounts.check_email(email)
-    return accounts.show_profile(world, APP, email)
+# amazon_show_account, amazon_signup, amazon_delete_account, amazon_update_account_name, amazon_login,
+# amazon_logout, amazon_send_verification_code, amazon_verify_account, amazon_send_password_reset_code,
+# amazon_reset_password and amazon_show_profile (each tool taking an email checks its form first):
+add_account_tools(globals(), AccountApp(
+    APP, "Amazon", article="an", check_emails=True, columns=("track_browsing_history", "verified"),
+    details=_account_details, detail_fields=("is_prime",), after_signup=_new_account_defaults, wording={
+        "signup": Wording("Registers a new Amazon account.", args=EMAIL_OF_NO_ACCOUNT),
+        "update_account_name": Wording("Changes the account's first and/or last name."),
+        "login": Wording("Logs in to Amazon with email and password; afterwards the app counts as authenticated."),
+        "logout": Wording("Logs out of the Amazon account."),
+        "verify_account": Wording("Marks the Amazon account verified using the emailed code."),
+        "show_profile": Wording("Shows an Amazon user's public profile.", args=OWN_PROFILE_WHEN_OMITTED)}))
 
 
 # ------------------------------------------------------------------------------------------ browsing history

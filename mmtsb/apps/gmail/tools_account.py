@@ -1,10 +1,12 @@
-"""Gmail account tools: sign-up, login, profile, availability status and user search."""
+"""Gmail account tools: sign-up, login, profile (:mod:`mmtsb.apps.account_tools`), availability status and user
+search."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mmtsb.apps import accounts
+from mmtsb.apps.account_tools import NAMES_KEPT_WHEN_OMITTED, AccountApp, Wording, add_account_tools
 from mmtsb.apps.common import api_error, paged_search
 from mmtsb.apps.gmail.core import APP, future_time, me, now
 from mmtsb.apps.gmail.schema import USERS
@@ -25,46 +27,17 @@ def effective_status(world: World, user: dict[str, Any]) -> str:
     return status
 
 
-@tool(domain=APP, requires=AUTHED, tables=(USERS,))
-def gmail_show_account(world: World) -> dict[str, Any]:
-    """Returns the logged-in user's private Gmail account details.
-
-    Returns:
-        {first_name, last_name, email, registered_at, last_logged_in, status}
-    """
-    out = accounts.show_account(world, APP)
+def _status(world: World, out: dict[str, Any]) -> None:
     out["status"] = effective_status(world, me(world))
-    return out
 
 
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def gmail_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
-    """Creates a new Gmail account.
-
-    Args:
-        first_name: first name (at least 1 character).
-        last_name: last name (at least 1 character).
-        email: a valid email address not used by another Gmail account.
-        password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    out = accounts.signup(world, APP, first_name, last_name, email, password)
+def _start_active(world: World, email: str) -> None:
     user = accounts.find_user(world, APP, email)
     world.update(USERS, user["id"], {"status": "active"})
-    return out
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS, "gmail.user_email_threads", "gmail.drafts"))
-def gmail_delete_account(world: World) -> dict[str, str]:
-    """Deletes the logged-in user's Gmail account, with their mailbox (thread views) and drafts.
-
-    Emails already delivered stay in the other participants' mailboxes.
-
-    Returns:
-        {message}
-    """
+def _drop_mailbox(world: World) -> None:
+    """The account's drafts (with their attachments) and thread views go with it."""
     user = me(world)
     for draft in world.select("gmail.drafts", "user_id = ?", (user["id"],)):
         for att in world.select("gmail.attachments", "draft_id = ?", (draft["id"],)):
@@ -72,87 +45,19 @@ def gmail_delete_account(world: World) -> dict[str, str]:
         world.delete("gmail.drafts", draft["id"])
     for thread in world.select("gmail.user_email_threads", "user_id = ?", (user["id"],)):
         world.delete("gmail.user_email_threads", thread["id"])
-    return accounts.delete_account(world, APP)
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def gmail_update_account_name(world: World, first_name: str | None = None,
-                              last_name: str | None = None) -> dict[str, str]:
-    """Changes the first and/or last name on the Gmail account.
-
-    Args:
-        first_name: the new first name (at least 1 character); unchanged when omitted.
-        last_name: the new last name (at least 1 character); unchanged when omitted.
-
-    Returns:
-        {message}
-    """
-    return accounts.update_account_name(world, APP, first_name, last_name)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def gmail_login(world: World, username: str, password: str) -> dict[str, str]:
-    """Logs into Gmail; on success the token is stored and the app counts as authenticated.
-
-    Args:
-        username: the account email.
-        password: the account password (see supervisor_show_account_passwords).
-
-    Returns:
-        {access_token, token_type}
-    """
-    return accounts.login(world, APP, username, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED)
-def gmail_logout(world: World) -> dict[str, str]:
-    """Logs out of Gmail.
-
-    Returns:
-        {message}
-    """
-    return accounts.logout(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def gmail_send_password_reset_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Gmail password reset code (it arrives in that account's Gmail inbox).
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "reset")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def gmail_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
-    """Sets a new Gmail password using the emailed reset code.
-
-    Args:
-        email: the account email.
-        password_reset_code: the code from the reset email.
-        new_password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
-
-
-@tool(domain=APP, requires=ONLINE, tables=(USERS,))
-def gmail_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
-    """Shows a Gmail user's public profile by email.
-
-    Args:
-        email: the user's email; the logged-in user's profile when omitted.
-
-    Returns:
-        {first_name, last_name, email, registered_at}
-    """
-    return accounts.show_profile(world, APP, email)
+# gmail_show_account, gmail_signup, gmail_delete_account, gmail_update_account_name, gmail_login, gmail_logout,
+# gmail_send_password_reset_code, gmail_reset_password and gmail_show_profile (no verification tools):
+add_account_tools(globals(), AccountApp(
+    APP, "Gmail", verification=False, columns=(), details=_status, detail_fields=("status",),
+    after_signup=_start_active, before_delete=_drop_mailbox, delete_tables=("gmail.user_email_threads", "gmail.drafts"),
+    wording={
+        "delete_account": Wording("Deletes the logged-in user's Gmail account, with their mailbox (thread views) and "
+                                  "drafts.", more="Emails already delivered stay in the other participants' mailboxes."),
+        "update_account_name": Wording(args=NAMES_KEPT_WHEN_OMITTED),
+        "send_password_reset_code": Wording("Emails a Gmail password reset code (it arrives in that account's Gmail "
+                                            "inbox).")}))
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.apps import accounts
+from mmtsb.apps.account_tools import EMAIL_OF_NO_ACCOUNT, AccountApp, Wording, add_account_tools
 from mmtsb.apps.common import api_error, current_user_id, paged_search, require_non_empty
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
@@ -16,147 +16,13 @@ AUTHED = Requirements(network=True, auth=APP)
 
 
 # ------------------------------------------------------------------------------------------ account
-@tool(domain=APP, requires=AUTHED, tables=("simple_note.users",))
-def simple_note_show_account(world: World) -> dict[str, Any]:
-    """Returns the logged-in user's private SimpleNote account details.
-
-    Returns:
-        {first_name, last_name, email, registered_at, last_logged_in, verified}
-    """
-    return accounts.show_account(world, APP, "verified")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
-    """Creates a new SimpleNote account.
-
-    Args:
-        first_name: first name (at least 1 character).
-        last_name: last name (at least 1 character).
-        email: a valid email address not used by another account.
-        password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.signup(world, APP, first_name, last_name, email, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=("simple_note.users",))
-def simple_note_delete_account(world: World) -> dict[str, str]:
-    """Deletes the logged-in user's SimpleNote account.
-
-    Returns:
-        {message}
-    """
-    return accounts.delete_account(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=("simple_note.users",))
-def simple_note_update_account_name(world: World, first_name: str | None = None,
-                                    last_name: str | None = None) -> dict[str, str]:
-    """Changes the first and/or last name on the SimpleNote account.
-
-    Args:
-        first_name: the new first name (at least 1 character).
-        last_name: the new last name (at least 1 character).
-
-    Returns:
-        {message}
-    """
-    return accounts.update_account_name(world, APP, first_name, last_name)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_login(world: World, username: str, password: str) -> dict[str, str]:
-    """Logs into SimpleNote; on success the app counts as authenticated.
-
-    Args:
-        username: the account email.
-        password: the account password (see supervisor_show_account_passwords).
-
-    Returns:
-        {access_token, token_type}
-    """
-    return accounts.login(world, APP, username, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED)
-def simple_note_logout(world: World) -> dict[str, str]:
-    """Logs out of SimpleNote.
-
-    Returns:
-        {message}
-    """
-    return accounts.logout(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_send_verification_code(world: World, email: str) -> dict[str, str]:
-    """Emails a SimpleNote account verification code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "verify")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
-    """Verifies the SimpleNote account with the emailed code.
-
-    Args:
-        email: the account email.
-        verification_code: the code from the verification email.
-
-    Returns:
-        {message}
-    """
-    return accounts.verify_account(world, APP, email, verification_code)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_send_password_reset_code(world: World, email: str) -> dict[str, str]:
-    """Emails a SimpleNote password reset code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "reset")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
-    """Sets a new SimpleNote password using the emailed reset code.
-
-    Args:
-        email: the account email.
-        password_reset_code: the code from the reset email.
-        new_password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
-
-
-@tool(domain=APP, requires=ONLINE, tables=("simple_note.users",))
-def simple_note_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
-    """Shows a SimpleNote user's public profile by email.
-
-    Args:
-        email: the user's email; the logged-in user's profile when omitted.
-
-    Returns:
-        {first_name, last_name, email, registered_at}
-    """
-    return accounts.show_profile(world, APP, email)
+# simple_note_show_account, simple_note_signup, simple_note_delete_account, simple_note_update_account_name,
+# simple_note_login, simple_note_logout, simple_note_send_verification_code, simple_note_verify_account,
+# simple_note_send_password_reset_code, simple_note_reset_password and simple_note_show_profile:
+add_account_tools(globals(), AccountApp(APP, "SimpleNote", wording={
+    "signup": Wording(args=EMAIL_OF_NO_ACCOUNT),
+    "delete_account": Wording("Deletes the logged-in user's SimpleNote account."),
+    "login": Wording("Logs into SimpleNote; on success the app counts as authenticated.")}))
 
 
 # ------------------------------------------------------------------------------------------ notes

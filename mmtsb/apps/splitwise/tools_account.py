@@ -1,162 +1,27 @@
-"""Splitwise account tools (sign-up, login, codes, profile) and the user search with balances."""
+"""Splitwise account tools (sign-up, login, codes, profile: :mod:`mmtsb.apps.account_tools`) and the user search
+with balances."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.apps import accounts
+from mmtsb.apps.account_tools import AccountApp, Wording, add_account_tools
 from mmtsb.apps.common import paginate, search_rank
 from mmtsb.apps.splitwise.balances import per_person, person_entry
-from mmtsb.apps.splitwise.core import (APP, AUTHED, EXPENSES, MEMBERS, ONLINE, PAYMENTS, USERS, full_name,
-                                       involved_ids, me)
+from mmtsb.apps.splitwise.core import APP, AUTHED, EXPENSES, MEMBERS, PAYMENTS, USERS, full_name, involved_ids, me
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
 
-@tool(domain=APP, requires=AUTHED, tables=(USERS,))
-def splitwise_show_account(world: World) -> dict[str, Any]:
-    """Returns the logged-in user's private Splitwise account details.
-
-    Returns:
-        {first_name, last_name, email, registered_at, last_logged_in, verified}
-    """
-    out = accounts.show_account(world, APP, "verified")
+def _verified_flag(world: World, out: dict[str, Any]) -> None:
     out["verified"] = bool(out.get("verified"))
-    return out
 
 
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def splitwise_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
-    """Creates a new Splitwise account.
-
-    Args:
-        first_name: first name (at least 1 character).
-        last_name: last name (at least 1 character).
-        email: a valid email address not used by another Splitwise account.
-        password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.signup(world, APP, first_name, last_name, email, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def splitwise_delete_account(world: World) -> dict[str, str]:
-    """Deletes the logged-in user's Splitwise account (and logs out).
-
-    Returns:
-        {message}
-    """
-    return accounts.delete_account(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def splitwise_update_account_name(world: World, first_name: str | None = None,
-                                  last_name: str | None = None) -> dict[str, str]:
-    """Changes the first and/or last name on the Splitwise account.
-
-    Args:
-        first_name: the new first name (at least 1 character).
-        last_name: the new last name (at least 1 character).
-
-    Returns:
-        {message}
-    """
-    return accounts.update_account_name(world, APP, first_name, last_name)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def splitwise_login(world: World, username: str, password: str) -> dict[str, str]:
-    """Logs into Splitwise; on success the app counts as authenticated.
-
-    Args:
-        username: the account email.
-        password: the account password (see supervisor_show_account_passwords).
-
-    Returns:
-        {access_token, token_type}
-    """
-    return accounts.login(world, APP, username, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED)
-def splitwise_logout(world: World) -> dict[str, str]:
-    """Logs out of Splitwise.
-
-    Returns:
-        {message}
-    """
-    return accounts.logout(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def splitwise_send_verification_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Splitwise account verification code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "verify")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def splitwise_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
-    """Verifies the Splitwise account with the emailed code.
-
-    Args:
-        email: the account email.
-        verification_code: the code from the verification email.
-
-    Returns:
-        {message}
-    """
-    return accounts.verify_account(world, APP, email, verification_code)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def splitwise_send_password_reset_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Splitwise password reset code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "reset")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def splitwise_reset_password(world: World, email: str, password_reset_code: str,
-                             new_password: str) -> dict[str, str]:
-    """Sets a new Splitwise password using the emailed reset code.
-
-    Args:
-        email: the account email.
-        password_reset_code: the code from the reset email.
-        new_password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
-
-
-@tool(domain=APP, requires=ONLINE, tables=(USERS,))
-def splitwise_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
-    """Shows a Splitwise user's public profile by email.
-
-    Args:
-        email: the user's email; the logged-in user's profile when omitted.
-
-    Returns:
-        {first_name, last_name, email, registered_at}
-    """
-    return accounts.show_profile(world, APP, email)
+# splitwise_show_account, splitwise_signup, splitwise_delete_account, splitwise_update_account_name,
+# splitwise_login, splitwise_logout, splitwise_send_verification_code, splitwise_verify_account,
+# splitwise_send_password_reset_code, splitwise_reset_password and splitwise_show_profile:
+add_account_tools(globals(), AccountApp(APP, "Splitwise", details=_verified_flag, wording={
+    "login": Wording("Logs into Splitwise; on success the app counts as authenticated.")}))
 
 
 def friend_ids(world: World, user_id: int) -> set[int]:

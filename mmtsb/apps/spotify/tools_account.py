@@ -1,10 +1,12 @@
-"""Spotify account tools (signup, login, codes, profile, user search) and saved payment cards."""
+"""Spotify account tools (signup, login, codes, profile: :mod:`mmtsb.apps.account_tools`; user search) and saved
+payment cards."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.apps import accounts
+from mmtsb.apps.account_tools import (NAMES_KEPT_WHEN_OMITTED, OWN_PROFILE_WHEN_OMITTED,
+                                     AccountApp, Wording, add_account_tools)
 from mmtsb.apps.common import api_error, paged_search
 from mmtsb.apps.spotify import core
 from mmtsb.apps.spotify.core import APP, AUTHED, CARDS, ONLINE, USERS
@@ -13,18 +15,6 @@ from mmtsb.world.world import World
 
 
 # ------------------------------------------------------------------------------------------ account
-@tool(domain=APP, requires=AUTHED, tables=(USERS,))
-def spotify_show_account(world: World) -> dict[str, Any]:
-    """Returns the logged-in user's private Spotify account details.
-
-    Returns:
-        {first_name, last_name, email, registered_at, last_logged_in, verified, is_premium}
-    """
-    out = accounts.show_account(world, APP, "verified", "is_premium")
-    out["is_premium"] = is_premium(world, core.me(world))
-    return out
-
-
 def is_premium(world: World, user: dict[str, Any]) -> bool:
     """Premium = the account flag, or a subscription that covers today."""
     today = core.now(world)
@@ -33,137 +23,20 @@ def is_premium(world: World, user: dict[str, Any]) -> bool:
     return bool(user.get("is_premium")) or bool(active)
 
 
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def spotify_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
-    """Creates a new Spotify account.
-
-    Args:
-        first_name: first name (at least 1 character).
-        last_name: last name (at least 1 character).
-        email: a valid email address not used by another Spotify account.
-        password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.signup(world, APP, first_name, last_name, email, password)
+def _premium(world: World, out: dict[str, Any]) -> None:
+    out["is_premium"] = is_premium(world, core.me(world))
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def spotify_delete_account(world: World) -> dict[str, str]:
-    """Deletes the logged-in user's Spotify account (and logs out).
+_TO_GMAIL = " (it arrives in the Gmail inbox of that address)."
 
-    Returns:
-        {message}
-    """
-    return accounts.delete_account(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def spotify_update_account_name(world: World, first_name: str | None = None,
-                                last_name: str | None = None) -> dict[str, str]:
-    """Changes the first and/or last name on the Spotify account.
-
-    Args:
-        first_name: the new first name (at least 1 character); unchanged when omitted.
-        last_name: the new last name (at least 1 character); unchanged when omitted.
-
-    Returns:
-        {message}
-    """
-    return accounts.update_account_name(world, APP, first_name, last_name)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def spotify_login(world: World, username: str, password: str) -> dict[str, str]:
-    """Logs into Spotify; on success the token is stored and the app counts as authenticated.
-
-    Args:
-        username: the account email.
-        password: the account password (see supervisor_show_account_passwords).
-
-    Returns:
-        {access_token, token_type}
-    """
-    return accounts.login(world, APP, username, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED)
-def spotify_logout(world: World) -> dict[str, str]:
-    """Logs out of Spotify.
-
-    Returns:
-        {message}
-    """
-    return accounts.logout(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def spotify_send_verification_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Spotify account verification code (it arrives in the Gmail inbox of that address).
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "verify")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def spotify_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
-    """Verifies the Spotify account with the emailed code.
-
-    Args:
-        email: the account email.
-        verification_code: the code from the verification email.
-
-    Returns:
-        {message}
-    """
-    return accounts.verify_account(world, APP, email, verification_code)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def spotify_send_password_reset_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Spotify password reset code (it arrives in the Gmail inbox of that address).
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "reset")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def spotify_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
-    """Sets a new Spotify password using the emailed reset code.
-
-    Args:
-        email: the account email.
-        password_reset_code: the code from the reset email.
-        new_password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
-
-
-@tool(domain=APP, requires=ONLINE, tables=(USERS,))
-def spotify_show_profile(world: World, email: str | None = None) -> dict[str, Any]:
-    """Shows a Spotify user's public profile by email.
-
-    Args:
-        email: the user's email; the logged-in user's own profile when omitted.
-
-    Returns:
-        {first_name, last_name, email, registered_at}
-    """
-    return accounts.show_profile(world, APP, email)
+# spotify_show_account, spotify_signup, spotify_delete_account, spotify_update_account_name, spotify_login,
+# spotify_logout, spotify_send_verification_code, spotify_verify_account, spotify_send_password_reset_code,
+# spotify_reset_password and spotify_show_profile:
+add_account_tools(globals(), AccountApp(APP, "Spotify", columns=("verified", "is_premium"), details=_premium, wording={
+    "update_account_name": Wording(args=NAMES_KEPT_WHEN_OMITTED),
+    "send_verification_code": Wording("Emails a Spotify account verification code" + _TO_GMAIL),
+    "send_password_reset_code": Wording("Emails a Spotify password reset code" + _TO_GMAIL),
+    "show_profile": Wording(args=OWN_PROFILE_WHEN_OMITTED)}))
 
 
 @tool(domain=APP, requires=ONLINE, tables=(USERS,))

@@ -1,10 +1,12 @@
-"""Venmo account tools (signup, login, codes, profile) and the friend graph (search, add, remove)."""
+"""Venmo account tools (signup, login, codes: :mod:`mmtsb.apps.account_tools`; profile) and the friend graph
+(search, add, remove)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mmtsb.apps import accounts
+from mmtsb.apps.account_tools import AccountApp, Wording, add_account_tools
 from mmtsb.apps.common import api_error, paged_search
 from mmtsb.apps.venmo.core import (
     APP,
@@ -12,7 +14,6 @@ from mmtsb.apps.venmo.core import (
     CARDS,
     FRIENDSHIPS,
     NOTIFICATIONS,
-    ONLINE,
     USERS,
     friend_ids,
     friendship_rows,
@@ -28,147 +29,40 @@ from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
 
-@tool(domain=APP, requires=AUTHED, tables=(USERS,))
-def venmo_show_account(world: World) -> dict[str, Any]:
-    """Returns the logged-in user's private Venmo account details incl. balance.
-
-    Returns:
-        {first_name, last_name, email, registered_at, last_logged_in, verified, venmo_balance, friend_count}
-    """
-    out = accounts.show_account(world, APP, "verified", "venmo_balance")
+def _balance_and_friends(world: World, out: dict[str, Any]) -> None:
     out["venmo_balance"] = round(float(out.get("venmo_balance") or 0), 2)
     out["friend_count"] = len(friend_ids(world, me(world)["id"]))
-    return out
 
 
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def venmo_signup(world: World, first_name: str, last_name: str, email: str, password: str) -> dict[str, str]:
-    """Creates a new Venmo account (with a $0.00 balance).
-
-    Args:
-        first_name: first name (at least 1 character).
-        last_name: last name (at least 1 character).
-        email: a valid email address not used by another Venmo account.
-        password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    out = accounts.signup(world, APP, first_name, last_name, email, password)
+def _zero_balance(world: World, email: str) -> None:
     user = accounts.find_user(world, APP, email)
     if user is not None:
         world.update(USERS, user["id"], {"venmo_balance": 0.0})
-    return out
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS, FRIENDSHIPS, CARDS))
-def venmo_delete_account(world: World) -> dict[str, str]:
-    """Deletes the Venmo account with its friendships and linked cards, and logs out (past payments stay in the
-    other users' history).
-
-    Returns:
-        {message}
-    """
+def _drop_friends_and_cards(world: World) -> None:
     uid = me(world)["id"]
     for row in world.select(FRIENDSHIPS, "user_id = ? OR friend_id = ?", (uid, uid)):
         world.delete(FRIENDSHIPS, row["id"])
     for row in world.select(CARDS, "user_id = ?", (uid,)):
         world.delete(CARDS, row["id"])
-    return accounts.delete_account(world, APP)
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(USERS,))
-def venmo_update_account_name(world: World, first_name: str | None = None,
-                              last_name: str | None = None) -> dict[str, str]:
-    """Changes the name on the Venmo account.
-
-    Args:
-        first_name: the new first name (at least 1 character).
-        last_name: the new last name (at least 1 character).
-
-    Returns:
-        {message}
-    """
-    return accounts.update_account_name(world, APP, first_name, last_name)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def venmo_login(world: World, username: str, password: str) -> dict[str, str]:
-    """Logs into Venmo; stores the token.
-
-    Args:
-        username: the account email.
-        password: the account password (see supervisor_show_account_passwords).
-
-    Returns:
-        {access_token, token_type}
-    """
-    return accounts.login(world, APP, username, password)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED)
-def venmo_logout(world: World) -> dict[str, str]:
-    """Logs out of Venmo.
-
-    Returns:
-        {message}
-    """
-    return accounts.logout(world, APP)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def venmo_send_verification_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Venmo verification code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "verify")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def venmo_verify_account(world: World, email: str, verification_code: str) -> dict[str, str]:
-    """Verifies the Venmo account with the emailed code.
-
-    Args:
-        email: the account email.
-        verification_code: the code from the verification email.
-
-    Returns:
-        {message}
-    """
-    return accounts.verify_account(world, APP, email, verification_code)
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def venmo_send_password_reset_code(world: World, email: str) -> dict[str, str]:
-    """Emails a Venmo password reset code.
-
-    Args:
-        email: the account email.
-
-    Returns:
-        {message}
-    """
-    return accounts.send_code(world, APP, email, "reset")
-
-
-@tool(domain=APP, mutates=True, requires=ONLINE, tables=(USERS,))
-def venmo_reset_password(world: World, email: str, password_reset_code: str, new_password: str) -> dict[str, str]:
-    """Sets a new Venmo password with the reset code.
-
-    Args:
-        email: the account email.
-        password_reset_code: the code from the reset email.
-        new_password: at least 5 characters.
-
-    Returns:
-        {message}
-    """
-    return accounts.reset_password(world, APP, email, password_reset_code, new_password)
+# venmo_show_account, venmo_signup, venmo_delete_account, venmo_update_account_name, venmo_login, venmo_logout,
+# venmo_send_verification_code, venmo_verify_account, venmo_send_password_reset_code and venmo_reset_password
+# (venmo_show_profile, with the friendship, is below):
+add_account_tools(globals(), AccountApp(
+    APP, "Venmo", profile=False, columns=("verified", "venmo_balance"), details=_balance_and_friends,
+    detail_fields=("friend_count",), after_signup=_zero_balance, before_delete=_drop_friends_and_cards,
+    delete_tables=(FRIENDSHIPS, CARDS), wording={
+        "show_account": Wording("Returns the logged-in user's private Venmo account details incl. balance."),
+        "signup": Wording("Creates a new Venmo account (with a $0.00 balance)."),
+        "delete_account": Wording("Deletes the Venmo account with its friendships and linked cards, and logs out "
+                                  "(past payments stay in the\nother users' history)."),
+        "update_account_name": Wording("Changes the name on the Venmo account."),
+        "login": Wording("Logs into Venmo; stores the token."),
+        "send_verification_code": Wording("Emails a Venmo verification code."),
+        "reset_password": Wording("Sets a new Venmo password with the reset code.")}))
 
 
 @tool(domain=APP, requires=AUTHED, tables=(USERS, FRIENDSHIPS))
