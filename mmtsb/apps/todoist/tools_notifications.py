@@ -2,92 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from mmtsb.apps.notifications import NotificationBox
-from mmtsb.apps.todoist.core import AUTHED
 from mmtsb.apps.todoist.schema import APP, NOTIFICATIONS
 from mmtsb.apps.todoist.views import notification_view
-from mmtsb.tools.spec import tool
-from mmtsb.world.world import World
 
 BOX = NotificationBox(APP, NOTIFICATIONS, notification_view)
 
-
-@tool(domain=APP, requires=AUTHED, tables=(NOTIFICATIONS,))
-def todoist_show_notifications(world: World, read: bool | None = None, page_index: int | None = 0,
-                               page_limit: int | None = 5) -> list[dict[str, Any]]:
-    """Lists your Todoist notifications, newest first.
-
-    Args:
-        read: only read (true) or unread (false) notifications; all when omitted.
-        page_index: the page to return, from 0.
-        page_limit: notifications per page, 1 to 20.
-
-    Returns:
-        list[{notification_id, type, title, message, read, created_at, data}]
-    """
-    return BOX.show(world, read, page_index, page_limit)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
-def todoist_delete_notifications(world: World) -> dict[str, str]:
-    """Deletes all your Todoist notifications.
-
-    Returns:
-        {message}
-    """
-    return BOX.delete_all(world)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
-def todoist_mark_notifications(world: World, read: bool) -> dict[str, str]:
-    """Marks every one of your Todoist notifications as read or unread.
-
-    Args:
-        read: true marks them read, false unread.
-
-    Returns:
-        {message}
-    """
-    return BOX.mark_all(world, read)
-
-
-@tool(domain=APP, requires=AUTHED, tables=(NOTIFICATIONS,))
-def todoist_show_notifications_count(world: World, read: bool | None = None) -> dict[str, int]:
-    """Counts your Todoist notifications.
-
-    Args:
-        read: count only read (true) or unread (false) notifications; all when omitted.
-
-    Returns:
-        {notifications_count}
-    """
-    return BOX.count(world, read)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
-def todoist_delete_notification(world: World, notification_id: int) -> dict[str, str]:
-    """Deletes one of your Todoist notifications.
-
-    Args:
-        notification_id: the notification's id.
-
-    Returns:
-        {message}
-    """
-    return BOX.delete_one(world, notification_id)
-
-
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(NOTIFICATIONS,))
-def todoist_mark_notification(world: World, notification_id: int, read: bool) -> dict[str, str]:
-    """Marks one of your Todoist notifications as read or unread.
-
-    Args:
-        notification_id: the notification's id.
-        read: true marks it read, false unread.
-
-    Returns:
-        {message}
-    """
-    return BOX.mark_one(world, notification_id, read)
+# todoist_show_notifications, todoist_delete_notifications, todoist_mark_notifications,
+# todoist_show_notifications_count, todoist_delete_notification and todoist_mark_notification:
+BOX.add_tools(globals(), "Todoist", wording={"show_notifications_count": "Counts your Todoist notifications."})
