@@ -3,12 +3,13 @@
 Those apps offer the same tools under their own names: ``<app>_show_account``, ``<app>_signup``,
 ``<app>_delete_account``, ``<app>_update_account_name``, ``<app>_login``, ``<app>_logout``,
 ``<app>_send_verification_code``, ``<app>_verify_account`` (not every app has these two),
-``<app>_send_password_reset_code``, ``<app>_reset_password`` and ``<app>_show_profile`` (unless the app writes
-its own), in that order, with the same parameters and the behaviour of :mod:`mmtsb.apps.accounts`. Each is
-written below once, as a plain typed function with its docstring. An app's ``tools_account`` module describes
-itself in one :class:`AccountApp` (how the docs name it, what its tools do besides the shared behaviour, where
-its wording differs from the standard one) and calls :func:`add_account_tools`, which registers the app's copy of
-every tool in that module, where the registry finds it like a tool written out there.
+``<app>_send_password_reset_code``, ``<app>_reset_password``, ``<app>_show_profile`` (unless the app writes its
+own) and, in some, ``<app>_search_users``, in that order, with the same parameters and the behaviour of
+:mod:`mmtsb.apps.accounts`. Each is written below once, as a plain typed function with its docstring. An app's
+``tools_account`` module describes itself in one :class:`AccountApp` (how the docs name it, what its tools do
+besides the shared behaviour, where its wording differs from the standard one) and calls :func:`add_account_tools`,
+which registers the app's copy of every tool in that module, where the registry finds it like a tool written out
+there.
 
 The phone app, whose accounts are keyed by phone number and whose codes arrive as texts, writes its own.
 """
@@ -28,7 +29,8 @@ ONLINE = Requirements(network=True)
 
 #: the tools, in the order an app's module lists them
 KINDS = ("show_account", "signup", "delete_account", "update_account_name", "login", "logout",
-         "send_verification_code", "verify_account", "send_password_reset_code", "reset_password", "show_profile")
+         "send_verification_code", "verify_account", "send_password_reset_code", "reset_password", "show_profile",
+         "search_users")
 
 #: argument descriptions some apps use instead of the standard ones (for :attr:`Wording.args`)
 NAMES_KEPT_WHEN_OMITTED = {"first_name": "the new first name (at least 1 character); unchanged when omitted.",
@@ -55,6 +57,7 @@ class AccountApp:
     article: str = "a"                           # "an" for Amazon
     verification: bool = True                    # offers send_verification_code and verify_account
     profile: bool = True                         # show_profile is the shared one (False: the app writes its own)
+    user_search: bool = False                    # search_users is the shared one (False: none, or the app's own)
     check_emails: bool = False                   # the email-taking tools reject a malformed address first
     columns: tuple[str, ...] = ("verified",)     # the users columns show_account adds to the standard details
     #: fills in show_account's app-specific fields (``detail_fields``) in the result it is given
@@ -106,6 +109,8 @@ def add_account_tools(namespace: dict[str, Any], a: AccountApp) -> None:
     _reset_password(namespace, a)
     if a.profile:
         _show_profile(namespace, a)
+    if a.user_search:
+        _search_users(namespace, a)
 
 
 def _register(namespace: dict[str, Any], a: AccountApp, fn: Callable[..., Any], kind: str, summary: str,
@@ -228,3 +233,15 @@ def _show_profile(namespace: dict[str, Any], a: AccountApp) -> None:
     _register(namespace, a, show_profile, "show_profile", f"Shows {a.a_title} user's public profile by email.",
               {"email": "the user's email; the logged-in user's profile when omitted."},
               "{first_name, last_name, email, registered_at}", requires=ONLINE, mutates=False)
+
+
+def _search_users(namespace: dict[str, Any], a: AccountApp) -> None:
+    def search_users(world: World, query: str | None = "", page_index: int | None = 0,
+                     page_limit: int | None = 5) -> list[dict[str, Any]]:
+        return accounts.search_users(world, a.app, query, page_index, page_limit)
+
+    _register(namespace, a, search_users, "search_users", f"Searches {a.title} users by name or email.",
+              {"query": "words matched against first name, last name and email, best matches first; empty lists\n"
+                        "every user.",
+               "page_index": "the page to return, from 0.", "page_limit": "users per page, 1 to 20."},
+              "list[{first_name, last_name, email, registered_at}]", requires=ONLINE, mutates=False)

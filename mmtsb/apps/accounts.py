@@ -13,7 +13,7 @@ import hashlib
 import re
 from typing import Any
 
-from mmtsb.apps.common import api_error, current_user
+from mmtsb.apps.common import api_error, current_user, paged_search
 from mmtsb.world import device
 from mmtsb.world.schema import Table, table
 from mmtsb.world.world import World
@@ -119,6 +119,17 @@ def show_profile(world: World, app: str, email: str | None) -> dict[str, Any]:
         raise api_error(f"No {app} user with email {email!r}.")
     return {"first_name": user["first_name"], "last_name": user["last_name"], "email": user.get("email"),
             "registered_at": user.get("created_at")}
+
+
+def search_users(world: World, app: str, query: str | None, page_index: int | None,
+                 page_limit: int | None) -> list[dict[str, Any]]:
+    """Every user's public profile, best matches of the query first (name, email, and the email's name part)."""
+    page = paged_search(world.select(f"{app}.users"), query,
+                        lambda u: (u["first_name"], u["last_name"], u.get("email"),
+                                   (u.get("email") or "").split("@")[0].replace(".", " ")),
+                        page_index, page_limit, None, ())
+    return [{"first_name": u["first_name"], "last_name": u["last_name"], "email": u.get("email"),
+             "registered_at": u.get("created_at")} for u in page]
 
 
 def update_account_name(world: World, app: str, first_name: str | None, last_name: str | None) -> dict[str, str]:

@@ -7,9 +7,9 @@ from typing import Any
 
 from mmtsb.apps.account_tools import (NAMES_KEPT_WHEN_OMITTED, OWN_PROFILE_WHEN_OMITTED,
                                      AccountApp, Wording, add_account_tools)
-from mmtsb.apps.common import api_error, paged_search
+from mmtsb.apps.common import api_error
 from mmtsb.apps.spotify import core
-from mmtsb.apps.spotify.core import APP, AUTHED, CARDS, ONLINE, USERS
+from mmtsb.apps.spotify.core import APP, AUTHED, CARDS
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
@@ -31,34 +31,13 @@ _TO_GMAIL = " (it arrives in the Gmail inbox of that address)."
 
 # spotify_show_account, spotify_signup, spotify_delete_account, spotify_update_account_name, spotify_login,
 # spotify_logout, spotify_send_verification_code, spotify_verify_account, spotify_send_password_reset_code,
-# spotify_reset_password and spotify_show_profile:
-add_account_tools(globals(), AccountApp(APP, "Spotify", columns=("verified", "is_premium"), details=_premium, wording={
+# spotify_reset_password, spotify_show_profile and spotify_search_users:
+add_account_tools(globals(), AccountApp(APP, "Spotify", user_search=True, columns=("verified", "is_premium"),
+                                        details=_premium, wording={
     "update_account_name": Wording(args=NAMES_KEPT_WHEN_OMITTED),
     "send_verification_code": Wording("Emails a Spotify account verification code" + _TO_GMAIL),
     "send_password_reset_code": Wording("Emails a Spotify password reset code" + _TO_GMAIL),
     "show_profile": Wording(args=OWN_PROFILE_WHEN_OMITTED)}))
-
-
-@tool(domain=APP, requires=ONLINE, tables=(USERS,))
-def spotify_search_users(world: World, query: str | None = "", page_index: int | None = 0,
-                         page_limit: int | None = 5) -> list[dict[str, Any]]:
-    """Searches Spotify users by name or email.
-
-    Args:
-        query: words matched against first name, last name and email, best matches first; empty lists
-            every user.
-        page_index: the page to return, from 0.
-        page_limit: users per page, 1 to 20.
-
-    Returns:
-        list[{first_name, last_name, email, registered_at}]
-    """
-    users = world.select(USERS)
-    page = paged_search(users, query, lambda u: (u["first_name"], u["last_name"], u.get("email"),
-                                                 (u.get("email") or "").split("@")[0].replace(".", " ")),
-                        page_index, page_limit, None, ())
-    return [{"first_name": u["first_name"], "last_name": u["last_name"], "email": u.get("email"),
-             "registered_at": u.get("created_at")} for u in page]
 
 
 # ------------------------------------------------------------------------------------------ payment cards
