@@ -2,21 +2,8 @@
 attachments, project invites and notifications."""
 
 from mmtsb.apps.base import App
-from mmtsb.apps.todoist.schema import (
-    ATTACHMENTS,
-    COMMENTS,
-    INVITES,
-    LABELS,
-    LINKS,
-    NOTIFICATIONS,
-    PROJECTS,
-    SECTIONS,
-    SUB_TASKS,
-    TABLES,
-    TASK_LABELS,
-    TASKS,
-    USERS,
-)
+from mmtsb.apps.todoist.schema import (ATTACHMENTS, COMMENTS, INVITES, LABELS, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS,
+                                       SUB_TASKS, TABLES, TASK_LABELS, TASKS, USERS)
 from mmtsb.apps.todoist.seed import seed
 
 _TASK_TREE = (SUB_TASKS, TASK_LABELS, COMMENTS, ATTACHMENTS)

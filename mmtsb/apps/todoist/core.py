@@ -16,21 +16,8 @@ from typing import Any
 
 from mmtsb.apps.accounts import EMAIL_RE
 from mmtsb.apps.common import api_error, current_user, search_rank, sort_rows
-from mmtsb.apps.todoist.schema import (
-    APP,
-    ATTACHMENTS,
-    COMMENTS,
-    INVITES,
-    LABELS,
-    LINKS,
-    NOTIFICATIONS,
-    PROJECTS,
-    SECTIONS,
-    SUB_TASKS,
-    TASK_LABELS,
-    TASKS,
-    USERS,
-)
+from mmtsb.apps.todoist.schema import (APP, ATTACHMENTS, COMMENTS, INVITES, LABELS, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS,
+                                       SUB_TASKS, TASK_LABELS, TASKS, USERS)
 from mmtsb.tools.spec import Requirements
 from mmtsb.world.world import World
 
@@ -247,31 +234,40 @@ def project_view(world: World, project: dict[str, Any], user_id: int) -> dict[st
 
 
 # ---------------------------------------------------------------------------------------------- other items
-def get_section(world: World, section_id: int, user_id: int) -> dict[str, Any]:
-    section = world.get(SECTIONS, section_id)
-    project = world.get(PROJECTS, section["project_id"]) if section else None
+def _in_visible_project(world: World, key: str, row_id: int, user_id: int, missing: str) -> dict[str, Any]:
+    """A row that sits in a project (a section, a task), when the user can see that project."""
+    row = world.get(key, row_id)
+    project = world.get(PROJECTS, row["project_id"]) if row else None
     if project is None or not can_see(world, project, user_id):
-        raise api_error(f"Section with section_id={section_id} does not exist or is not shared with you.")
-    return section
+        raise api_error(missing)
+    return row
+
+
+def _of_visible_task(world: World, key: str, row_id: int, user_id: int, missing: str) -> dict[str, Any]:
+    """A row that belongs to a task (a sub-task, a comment), when the user can see that task."""
+    row = world.get(key, row_id)
+    if row is None:
+        raise api_error(missing)
+    try:
+        get_task(world, row["task_id"], user_id)
+    except ValueError:
+        raise api_error(missing) from None
+    return row
+
+
+def get_section(world: World, section_id: int, user_id: int) -> dict[str, Any]:
+    return _in_visible_project(world, SECTIONS, section_id, user_id,
+                               f"Section with section_id={section_id} does not exist or is not shared with you.")
 
 
 def get_task(world: World, task_id: int, user_id: int) -> dict[str, Any]:
-    task = world.get(TASKS, task_id)
-    project = world.get(PROJECTS, task["project_id"]) if task else None
-    if project is None or not can_see(world, project, user_id):
-        raise api_error(f"Task with task_id={task_id} does not exist or is not shared with you.")
-    return task
+    return _in_visible_project(world, TASKS, task_id, user_id,
+                               f"Task with task_id={task_id} does not exist or is not shared with you.")
 
 
 def get_sub_task(world: World, sub_task_id: int, user_id: int) -> dict[str, Any]:
-    sub = world.get(SUB_TASKS, sub_task_id)
-    if sub is None:
-        raise api_error(f"Sub-task with sub_task_id={sub_task_id} does not exist.")
-    try:
-        get_task(world, sub["task_id"], user_id)
-    except ValueError:
-        raise api_error(f"Sub-task with sub_task_id={sub_task_id} does not exist.") from None
-    return sub
+    return _of_visible_task(world, SUB_TASKS, sub_task_id, user_id,
+                            f"Sub-task with sub_task_id={sub_task_id} does not exist.")
 
 
 def get_label(world: World, label_id: int, user_id: int | None) -> dict[str, Any]:
@@ -283,14 +279,8 @@ def get_label(world: World, label_id: int, user_id: int | None) -> dict[str, Any
 
 
 def get_comment(world: World, comment_id: int, user_id: int) -> dict[str, Any]:
-    comment = world.get(COMMENTS, comment_id)
-    if comment is None:
-        raise api_error(f"Task comment with task_comment_id={comment_id} does not exist.")
-    try:
-        get_task(world, comment["task_id"], user_id)
-    except ValueError:
-        raise api_error(f"Task comment with task_comment_id={comment_id} does not exist.") from None
-    return comment
+    return _of_visible_task(world, COMMENTS, comment_id, user_id,
+                            f"Task comment with task_comment_id={comment_id} does not exist.")
 
 
 def require_author(comment: dict[str, Any], user_id: int, action: str) -> None:

@@ -7,19 +7,8 @@ from typing import Any
 from mmtsb.apps.common import api_error
 from mmtsb.apps.todoist import core
 from mmtsb.apps.todoist.core import AUTHED, check_color, check_text, get_project, me
-from mmtsb.apps.todoist.schema import (
-    APP,
-    ATTACHMENTS,
-    COMMENTS,
-    INVITES,
-    LINKS,
-    NOTIFICATIONS,
-    PROJECTS,
-    SECTIONS,
-    SUB_TASKS,
-    TASK_LABELS,
-    TASKS,
-)
+from mmtsb.apps.todoist.schema import (APP, ATTACHMENTS, COMMENTS, INVITES, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS,
+                                       SUB_TASKS, TASK_LABELS, TASKS)
 from mmtsb.apps.todoist.views import section_view, sections_of
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World

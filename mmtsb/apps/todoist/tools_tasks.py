@@ -250,12 +250,10 @@ def todoist_update_task(world: World, task_id: int, title: str | None = None, de
         {message}
     """
     task = get_task(world, task_id, me(world)["id"])
-    fields = _work_item_fields(task, title=title, description=description, due_date=due_date, duration=duration,
-                               duration_unit=duration_unit, is_completed=is_completed, priority=priority)
-    if not fields and order_index is None:
-        raise api_error("Nothing to update: give at least one of title, description, due_date, duration, "
-                        "duration_unit, is_completed, order_index or priority.")
-    world.update(TASKS, task_id, fields)
+    _update_work_item(world, TASKS, task, order_index, "title, description, due_date, duration, duration_unit, "
+                      "is_completed, order_index or priority", title=title, description=description,
+                      due_date=due_date, duration=duration, duration_unit=duration_unit, is_completed=is_completed,
+                      priority=priority)
     if order_index is not None:
         core.move(world, TASKS, core.task_group(world, task["project_id"], task.get("section_id")), task, order_index)
     return {"message": "Task updated."}
@@ -290,6 +288,16 @@ def _work_item_fields(item: dict[str, Any], *, title: str | None, description: s
         fields["due_date"] = None if due == CLEAR else due
     fields.update(duration_fields(duration, duration_unit, item.get("duration_unit"), updating=True))
     return fields
+
+
+def _update_work_item(world: World, key: str, item: dict[str, Any], order_index: int | None, fields_named: str,
+                      **changes: Any) -> None:
+    """Write a task's or sub-task's validated changes (the error names ``fields_named`` when there are none);
+    a new ``order_index`` is the caller's to apply."""
+    fields = _work_item_fields(item, **changes)
+    if not fields and order_index is None:
+        raise api_error(f"Nothing to update: give at least one of {fields_named}.")
+    world.update(key, item["id"], fields)
 
 
 # ------------------------------------------------------------------------------------------ sub-tasks
@@ -368,12 +376,10 @@ def todoist_update_sub_task(world: World, sub_task_id: int, title: str | None = 
         {message}
     """
     sub = core.get_sub_task(world, sub_task_id, me(world)["id"])
-    fields = _work_item_fields(sub, title=title, description=description, due_date=due_date, duration=duration,
-                               duration_unit=duration_unit, is_completed=is_completed, priority=priority)
-    if not fields and order_index is None:
-        raise api_error("Nothing to update: give at least one of title, description, due_date, duration, "
-                        "duration_unit, priority, is_completed or order_index.")
-    world.update(SUB_TASKS, sub_task_id, fields)
+    _update_work_item(world, SUB_TASKS, sub, order_index, "title, description, due_date, duration, duration_unit, "
+                      "priority, is_completed or order_index", title=title, description=description,
+                      due_date=due_date, duration=duration, duration_unit=duration_unit, is_completed=is_completed,
+                      priority=priority)
     if order_index is not None:
         core.move(world, SUB_TASKS, world.select(SUB_TASKS, "task_id = ?", (sub["task_id"],)), sub, order_index)
     return {"message": "Sub-task updated."}
