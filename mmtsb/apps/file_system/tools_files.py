@@ -145,6 +145,16 @@ def _place(tree: Tree, source: str, target: str, overwrite: bool | None, retain_
     tree.add_file(target, src.get("content") or "", src.get("compressed_data") or [], created, updated)
 
 
+def _copy(world: World, source_file_path: str, destination_file_path: str, overwrite: bool | None,
+          retain_dates: bool | None) -> tuple[Tree, str, str]:
+    """Copy the source file to its destination: the loaded tree, and the source and target paths."""
+    tree = Tree.load(world)
+    source = tree.require_file(source_file_path, "source_file_path")
+    target = _destination(tree, source, destination_file_path)
+    _place(tree, source, target, overwrite, retain_dates)
+    return tree, source, target
+
+
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(FILES, DIRECTORIES))
 def file_system_copy_file(world: World, source_file_path: str, destination_file_path: str,
                           overwrite: bool | None = False, retain_dates: bool | None = False) -> dict[str, Any]:
@@ -160,10 +170,7 @@ def file_system_copy_file(world: World, source_file_path: str, destination_file_
     Returns:
         {message, destination_file_path} (the absolute path)
     """
-    tree = Tree.load(world)
-    source = tree.require_file(source_file_path, "source_file_path")
-    target = _destination(tree, source, destination_file_path)
-    _place(tree, source, target, overwrite, retain_dates)
+    target = _copy(world, source_file_path, destination_file_path, overwrite, retain_dates)[2]
     return {"message": "File copied.", "destination_file_path": target}
 
 
@@ -182,10 +189,7 @@ def file_system_move_file(world: World, source_file_path: str, destination_file_
     Returns:
         {message, destination_file_path} (the absolute path)
     """
-    tree = Tree.load(world)
-    source = tree.require_file(source_file_path, "source_file_path")
-    target = _destination(tree, source, destination_file_path)
-    _place(tree, source, target, overwrite, retain_dates)
+    tree, source, target = _copy(world, source_file_path, destination_file_path, overwrite, retain_dates)
     tree.remove_file(source)
     tree.touch(parent_of(source))
     return {"message": "File moved.", "destination_file_path": target}
