@@ -127,8 +127,7 @@ def gmail_reply_to_email(world: World, email_thread_id: int, email_id: int, body
     Returns:
         {message, sent_email_id}
     """
-    user = core.me(world)
-    thread = core.own_thread(world, user["id"], email_thread_id)
+    user, thread = _my_thread(world, email_thread_id)
     email = _email_in_thread(world, thread, email_id)
     recipients = (core.resolve_recipients(world, email_addresses, "email_addresses") if email_addresses
                   else core.reply_targets(world, user, email))
@@ -138,6 +137,12 @@ def gmail_reply_to_email(world: World, email_thread_id: int, email_id: int, body
                               global_thread_id=_global_id(world, thread), response_to_email_id=email_id,
                               attachments=_attachments(world, attachment_file_paths, file_system_access_token))
     return {"message": "Reply sent.", "sent_email_id": sent_id}
+
+
+def _my_thread(world: World, email_thread_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The acting user and their view of the thread (an API error when it is not in their mailbox)."""
+    user = core.me(world)
+    return user, core.own_thread(world, user["id"], email_thread_id)
 
 
 def _forward(world: World, user: dict[str, Any], email_addresses: list[str], subject: str, body: str,
@@ -166,8 +171,7 @@ def gmail_forward_email_from_thread(world: World, email_thread_id: int, email_id
     Returns:
         {message, sent_email_thread_id, sent_email_id, draft_id} (the ids that do not apply are null)
     """
-    user = core.me(world)
-    thread = core.own_thread(world, user["id"], email_thread_id)
+    user, thread = _my_thread(world, email_thread_id)
     email = _email_in_thread(world, thread, email_id)
     return _forward(world, user, email_addresses, core.forward_subject(email.get("subject")),
                     core.forward_block(world, email),
@@ -187,8 +191,7 @@ def gmail_forward_email_thread(world: World, email_thread_id: int, email_address
     Returns:
         {message, sent_email_thread_id, sent_email_id, draft_id} (the ids that do not apply are null)
     """
-    user = core.me(world)
-    thread = core.own_thread(world, user["id"], email_thread_id)
+    user, thread = _my_thread(world, email_thread_id)
     emails = core.thread_emails(world, thread)
     body = "\n\n".join(core.forward_block(world, e) for e in emails)
     attachments = [a for e in emails for a in core.attachment_data(core.attachments_of(world, email_id=e["id"]))]
