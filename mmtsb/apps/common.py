@@ -39,6 +39,14 @@ def current_user_id(world: World, app: str) -> int:
     return int(current_user(world, app)["id"])
 
 
+def existing_row(world: World, key: str, row_id: Any, what: str, id_field: str) -> dict[str, Any]:
+    """The row ``row_id`` of table ``key``, or the reference's error ``<what> with <id_field>=<id> does not exist.``"""
+    row = world.get(key, row_id)
+    if row is None:
+        raise api_error(f"{what} with {id_field}={row_id} does not exist.")
+    return row
+
+
 def check_page(page_index: int | None, page_limit: int | None, *, max_limit: int = PAGE_LIMIT_MAX) -> tuple[int, int]:
     """Validate pagination arguments (defaults 0 and 5; limit 1..20)."""
     page_index = 0 if page_index is None else page_index

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from mmtsb.apps.common import api_error, current_user, tokens
+from mmtsb.apps.common import api_error, current_user, existing_row, tokens
 from mmtsb.world.world import World
 
 APP = "amazon"
@@ -189,10 +189,7 @@ def check_quantity(value: int | None, field: str, minimum: int = 1) -> int:
 
 # ---------------------------------------------------------------------------------------------- products
 def product(world: World, product_id: int) -> dict[str, Any]:
-    row = world.get(PRODUCTS, product_id)
-    if row is None:
-        raise api_error(f"Product with product_id={product_id} does not exist.")
-    return row
+    return existing_row(world, PRODUCTS, product_id, "Product", "product_id")
 
 
 def seller_names(world: World) -> dict[int, str]:

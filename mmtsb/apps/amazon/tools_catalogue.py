@@ -6,7 +6,7 @@ from typing import Any
 
 from mmtsb.apps.amazon import core
 from mmtsb.apps.amazon.core import APP, PRODUCTS, REVIEWS, SELLERS, SIZES
-from mmtsb.apps.common import api_error, paginate, sort_rows
+from mmtsb.apps.common import api_error, existing_row, paginate, sort_rows
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
@@ -120,9 +120,7 @@ def amazon_show_seller(world: World, seller_id: int) -> dict[str, Any]:
     Returns:
         {seller_id, name, rating, num_products}
     """
-    seller = world.get(SELLERS, seller_id)
-    if seller is None:
-        raise api_error(f"Seller with seller_id={seller_id} does not exist.")
+    seller = existing_row(world, SELLERS, seller_id, "Seller", "seller_id")
     num = len(world.select(PRODUCTS, "seller_id = ?", (seller_id,)))
     return {"seller_id": seller["id"], "name": seller["name"], "rating": seller.get("rating"), "num_products": num}
 

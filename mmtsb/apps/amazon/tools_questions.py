@@ -8,7 +8,7 @@ from mmtsb.apps import accounts
 from mmtsb.apps.amazon import core
 from mmtsb.apps.amazon.core import ANSWERS, APP, QUESTIONS
 from mmtsb.apps.amazon.tools_reviews import bought
-from mmtsb.apps.common import api_error, paged_search, sort_rows
+from mmtsb.apps.common import api_error, existing_row, paged_search, sort_rows
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
@@ -24,10 +24,7 @@ def _text(value: str | None, field: str) -> str:
 
 
 def _question(world: World, question_id: int) -> dict[str, Any]:
-    row = world.get(QUESTIONS, question_id)
-    if row is None:
-        raise api_error(f"Question with question_id={question_id} does not exist.")
-    return row
+    return existing_row(world, QUESTIONS, question_id, "Question", "question_id")
 
 
 def _author_filter(world: World, rows: list[dict[str, Any]], user_email: str | None) -> list[dict[str, Any]]:

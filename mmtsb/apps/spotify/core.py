@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 from collections.abc import Callable, Iterable
 
-from mmtsb.apps.common import api_error, current_user, paginate, parse_date, relevance, sort_rows
+from mmtsb.apps.common import api_error, current_user, existing_row, paginate, parse_date, relevance, sort_rows
 from mmtsb.tools.spec import Requirements
 from mmtsb.world.world import World
 
@@ -130,24 +130,15 @@ def check_text(value: str | None, field: str) -> str | None:
 
 # ---------------------------------------------------------------------------------------------- lookups
 def get_song(world: World, song_id: int) -> dict[str, Any]:
-    song = world.get(SONGS, song_id)
-    if song is None:
-        raise api_error(f"Song with song_id={song_id} does not exist.")
-    return song
+    return existing_row(world, SONGS, song_id, "Song", "song_id")
 
 
 def get_album(world: World, album_id: int) -> dict[str, Any]:
-    album = world.get(ALBUMS, album_id)
-    if album is None:
-        raise api_error(f"Album with album_id={album_id} does not exist.")
-    return album
+    return existing_row(world, ALBUMS, album_id, "Album", "album_id")
 
 
 def get_artist(world: World, artist_id: int) -> dict[str, Any]:
-    artist = world.get(ARTISTS, artist_id)
-    if artist is None:
-        raise api_error(f"Artist with artist_id={artist_id} does not exist.")
-    return artist
+    return existing_row(world, ARTISTS, artist_id, "Artist", "artist_id")
 
 
 def visible_playlist(world: World, playlist_id: int, user_id: int) -> dict[str, Any]:
