@@ -58,6 +58,19 @@ def check_page(page_index: int | None, page_limit: int | None, *, max_limit: int
     return page_index, page_limit
 
 
+def check_open_page(page_index: int | None, page_limit: int | None, message: str) -> tuple[int, int]:
+    """Validate pagination arguments where page_limit is only bounded below (>= 1), as some reference apps do.
+
+    Defaults 0 and 5; ``message`` words the error, formatted with ``field``, ``value`` and ``bound``.
+    """
+    page_index = 0 if page_index is None else page_index
+    page_limit = 5 if page_limit is None else page_limit
+    for field, value, bound in (("page_index", page_index, 0), ("page_limit", page_limit, 1)):
+        if value < bound:
+            raise api_error(message.format(field=field, value=value, bound=bound))
+    return page_index, page_limit
+
+
 def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | None, *,
              max_limit: int = PAGE_LIMIT_MAX) -> list[Any]:
     """One page of items (after validating the arguments)."""

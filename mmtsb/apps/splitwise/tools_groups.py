@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mmtsb.apps.common import api_error
+from mmtsb.apps.common import api_error, check_open_page
 from mmtsb.apps.splitwise.balances import pair_balances
 from mmtsb.apps.splitwise.core import (APP, AUTHED, GROUPS, MEMBERS, NOTIFICATIONS, dollars, full_name, insert,
                                        is_member, me, member_ids, my_group, new_invitation_code, notify, now,
@@ -68,12 +68,7 @@ def splitwise_show_groups(world: World, delete: bool | None = False, page_index:
     Returns:
         list[{group_id, name, description, created_at, deleted, creator, members, invitation_code}]
     """
-    page_index = 0 if page_index is None else page_index
-    page_limit = 5 if page_limit is None else page_limit
-    if page_index < 0:
-        raise api_error(f"page_index must be >= 0; got {page_index}.")
-    if page_limit < 1:
-        raise api_error(f"page_limit must be >= 1; got {page_limit}.")
+    page_index, page_limit = check_open_page(page_index, page_limit, "{field} must be >= {bound}; got {value}.")
     user_id = int(me(world)["id"])
     ids = [r["group_id"] for r in world.select(MEMBERS, "user_id = ?", (user_id,))]
     groups = [g for g in (world.get(GROUPS, gid) for gid in dict.fromkeys(ids)) if g is not None]

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from mmtsb.apps.accounts import EMAIL_RE
-from mmtsb.apps.common import api_error, current_user, search_rank, sort_rows
+from mmtsb.apps.common import api_error, check_open_page, current_user, search_rank, sort_rows
 from mmtsb.apps.todoist.schema import (APP, ATTACHMENTS, COMMENTS, INVITES, LABELS, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS,
                                        SUB_TASKS, TASK_LABELS, TASKS, USERS)
 from mmtsb.tools.spec import Requirements
@@ -404,12 +404,7 @@ def create_project(world: World, user_id: int, name: str, color: str, descriptio
 # ---------------------------------------------------------------------------------------------- listings
 def open_page(rows: list[Any], page_index: int | None, page_limit: int | None) -> list[Any]:
     """One page where the catalog only bounds page_limit from below (>= 1)."""
-    page_index = 0 if page_index is None else page_index
-    page_limit = 5 if page_limit is None else page_limit
-    if page_index < 0:
-        raise api_error(f"Invalid page_index {page_index}: it must be >= 0.")
-    if page_limit < 1:
-        raise api_error(f"Invalid page_limit {page_limit}: it must be >= 1.")
+    page_index, page_limit = check_open_page(page_index, page_limit, "Invalid {field} {value}: it must be >= {bound}.")
     return rows[page_index * page_limit:(page_index + 1) * page_limit]
 
 
