@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mmtsb.apps.accounts import EMAIL_RE
-from mmtsb.apps.common import api_error, paged_search, paginate, search_rank
+from mmtsb.apps.common import api_error, paged_search, paginate, register_tool, search_rank
 from mmtsb.apps.gmail import core
 from mmtsb.apps.gmail.core import APP
 from mmtsb.apps.gmail.schema import ATTACHMENTS, DRAFTS, EMAILS, USER_THREADS, USERS
@@ -130,47 +130,47 @@ def _documented(summary: str, drop: tuple[str, ...] = ()) -> Callable[[Callable[
 
 
 # ---------------------------------------------------------------------------------------------- listings
-@tool(domain=APP, requires=AUTHED, tables=THREAD_TABLES)
-@_documented("Lists/searches received threads (summaries only, no bodies) with many status and date filters.")
-def gmail_show_inbox_threads(world: World, query: str | None = "", label: str | None = None,
-                             starred: bool | None = None, archived: bool | None = False, spam: bool | None = False,
-                             snoozed: bool | None = False, read: bool | None = None,
-                             attachment: bool | None = None, from_email: str | None = None,
-                             to_email: str | None = None, min_created_at: str | None = "1500-01-01",
-                             max_created_at: str | None = "3000-01-01", page_index: int | None = 0,
-                             page_limit: int | None = 5, sort_by: str | None = None) -> list[dict[str, Any]]:
-    return list_threads(world, "inbox", query, page_index, page_limit, sort_by, label=label, starred=starred,
-                        archived=archived, spam=spam, snoozed=snoozed, read=read, attachment=attachment,
-                        from_email=from_email, to_email=to_email, min_created_at=min_created_at,
-                        max_created_at=max_created_at)
+def _sent_or_received_listing(category: str, summary: str) -> Callable[..., list[dict[str, Any]]]:
+    """``gmail_show_<category>_threads`` for the inbox and the outbox: every filter; archived, spam and snoozed
+    threads are left out unless asked for."""
+    def listing(world: World, query: str | None = "", label: str | None = None, starred: bool | None = None,
+                archived: bool | None = False, spam: bool | None = False, snoozed: bool | None = False,
+                read: bool | None = None, attachment: bool | None = None, from_email: str | None = None,
+                to_email: str | None = None, min_created_at: str | None = "1500-01-01",
+                max_created_at: str | None = "3000-01-01", page_index: int | None = 0, page_limit: int | None = 5,
+                sort_by: str | None = None) -> list[dict[str, Any]]:
+        return list_threads(world, category, query, page_index, page_limit, sort_by, label=label, starred=starred,
+                            archived=archived, spam=spam, snoozed=snoozed, read=read, attachment=attachment,
+                            from_email=from_email, to_email=to_email, min_created_at=min_created_at,
+                            max_created_at=max_created_at)
+
+    return register_tool(listing, f"gmail_show_{category}_threads", globals(), _doc(summary), domain=APP,
+                         requires=AUTHED, tables=THREAD_TABLES)
 
 
-@tool(domain=APP, requires=AUTHED, tables=THREAD_TABLES)
-@_documented("Lists/searches threads the user sent (summaries only), with the same filters as the inbox listing.")
-def gmail_show_outbox_threads(world: World, query: str | None = "", label: str | None = None,
-                              starred: bool | None = None, archived: bool | None = False, spam: bool | None = False,
-                              snoozed: bool | None = False, read: bool | None = None,
-                              attachment: bool | None = None, from_email: str | None = None,
-                              to_email: str | None = None, min_created_at: str | None = "1500-01-01",
-                              max_created_at: str | None = "3000-01-01", page_index: int | None = 0,
-                              page_limit: int | None = 5, sort_by: str | None = None) -> list[dict[str, Any]]:
-    return list_threads(world, "outbox", query, page_index, page_limit, sort_by, label=label, starred=starred,
-                        archived=archived, spam=spam, snoozed=snoozed, read=read, attachment=attachment,
-                        from_email=from_email, to_email=to_email, min_created_at=min_created_at,
-                        max_created_at=max_created_at)
+def _flagged_listing(category: str, summary: str) -> Callable[..., list[dict[str, Any]]]:
+    """``gmail_show_<category>_threads`` for the snoozed, archived and spam threads: no archived, spam or
+    snoozed filter (the category is one of them)."""
+    def listing(world: World, query: str | None = "", label: str | None = None, starred: bool | None = None,
+                read: bool | None = None, attachment: bool | None = None, from_email: str | None = None,
+                to_email: str | None = None, min_created_at: str | None = "1500-01-01",
+                max_created_at: str | None = "3000-01-01", page_index: int | None = 0, page_limit: int | None = 5,
+                sort_by: str | None = None) -> list[dict[str, Any]]:
+        return list_threads(world, category, query, page_index, page_limit, sort_by, label=label, starred=starred,
+                            read=read, attachment=attachment, from_email=from_email, to_email=to_email,
+                            min_created_at=min_created_at, max_created_at=max_created_at)
+
+    return register_tool(listing, f"gmail_show_{category}_threads", globals(),
+                         _doc(summary, ("archived", "spam", "snoozed")), domain=APP, requires=AUTHED,
+                         tables=THREAD_TABLES)
 
 
-@tool(domain=APP, requires=AUTHED, tables=THREAD_TABLES)
-@_documented("Lists/searches snoozed threads (hidden until their snooze time).", ("archived", "spam", "snoozed"))
-def gmail_show_snoozed_threads(world: World, query: str | None = "", label: str | None = None,
-                               starred: bool | None = None, read: bool | None = None,
-                               attachment: bool | None = None, from_email: str | None = None,
-                               to_email: str | None = None, min_created_at: str | None = "1500-01-01",
-                               max_created_at: str | None = "3000-01-01", page_index: int | None = 0,
-                               page_limit: int | None = 5, sort_by: str | None = None) -> list[dict[str, Any]]:
-    return list_threads(world, "snoozed", query, page_index, page_limit, sort_by, label=label, starred=starred,
-                        read=read, attachment=attachment, from_email=from_email, to_email=to_email,
-                        min_created_at=min_created_at, max_created_at=max_created_at)
+gmail_show_inbox_threads = _sent_or_received_listing(
+    "inbox", "Lists/searches received threads (summaries only, no bodies) with many status and date filters.")
+gmail_show_outbox_threads = _sent_or_received_listing(
+    "outbox", "Lists/searches threads the user sent (summaries only), with the same filters as the inbox listing.")
+gmail_show_snoozed_threads = _flagged_listing("snoozed", "Lists/searches snoozed threads (hidden until their snooze "
+                                                         "time).")
 
 
 @tool(domain=APP, requires=AUTHED, tables=THREAD_TABLES)
@@ -187,30 +187,8 @@ def gmail_show_starred_threads(world: World, query: str | None = "", label: str 
                         to_email=to_email, min_created_at=min_created_at, max_created_at=max_created_at)
 
 
-@tool(domain=APP, requires=AUTHED, tables=THREAD_TABLES)
-@_documented("Lists/searches archived threads.", ("archived", "spam", "snoozed"))
-def gmail_show_archived_threads(world: World, query: str | None = "", label: str | None = None,
-                                starred: bool | None = None, read: bool | None = None,
-                                attachment: bool | None = None, from_email: str | None = None,
-                                to_email: str | None = None, min_created_at: str | None = "1500-01-01",
-                                max_created_at: str | None = "3000-01-01", page_index: int | None = 0,
-                                page_limit: int | None = 5, sort_by: str | None = None) -> list[dict[str, Any]]:
-    return list_threads(world, "archived", query, page_index, page_limit, sort_by, label=label, starred=starred,
-                        read=read, attachment=attachment, from_email=from_email, to_email=to_email,
-                        min_created_at=min_created_at, max_created_at=max_created_at)
-
-
-@tool(domain=APP, requires=AUTHED, tables=THREAD_TABLES)
-@_documented("Lists/searches threads flagged as spam.", ("archived", "spam", "snoozed"))
-def gmail_show_spam_threads(world: World, query: str | None = "", label: str | None = None,
-                            starred: bool | None = None, read: bool | None = None,
-                            attachment: bool | None = None, from_email: str | None = None,
-                            to_email: str | None = None, min_created_at: str | None = "1500-01-01",
-                            max_created_at: str | None = "3000-01-01", page_index: int | None = 0,
-                            page_limit: int | None = 5, sort_by: str | None = None) -> list[dict[str, Any]]:
-    return list_threads(world, "spam", query, page_index, page_limit, sort_by, label=label, starred=starred,
-                        read=read, attachment=attachment, from_email=from_email, to_email=to_email,
-                        min_created_at=min_created_at, max_created_at=max_created_at)
+gmail_show_archived_threads = _flagged_listing("archived", "Lists/searches archived threads.")
+gmail_show_spam_threads = _flagged_listing("spam", "Lists/searches threads flagged as spam.")
 
 
 @tool(domain=APP, requires=AUTHED, tables=(USER_THREADS, DRAFTS))
@@ -352,11 +330,8 @@ def _flag_tool(name: str, summary: str, fields: dict[str, Any], done: str, alrea
                is_set: Callable[[dict[str, Any]], bool]) -> Callable[..., dict[str, str]]:
     def fn(world: World, email_thread_id: int) -> dict[str, str]:
         return _set(world, email_thread_id, dict(fields), done, already, is_set)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__module__ = __name__
-    fn.__doc__ = (f"{summary}\n\n    Args:\n        email_thread_id: the thread's id.\n\n"
-                  "    Returns:\n        {message}\n")
-    return tool(domain=APP, mutates=True, requires=AUTHED, tables=(USER_THREADS,))(fn)
+    doc = f"{summary}\n\n    Args:\n        email_thread_id: the thread's id.\n\n    Returns:\n        {{message}}\n"
+    return register_tool(fn, name, globals(), doc, domain=APP, mutates=True, requires=AUTHED, tables=(USER_THREADS,))
 
 
 gmail_mark_thread_read = _flag_tool("gmail_mark_thread_read", "Marks a thread read.", {"read": True},
