@@ -32,27 +32,29 @@ def expense_shares(world: World, expense: dict[str, Any]) -> list[dict[str, Any]
     return out
 
 
+def _record_view(world: World, kind: str, row: dict[str, Any], comments: str) -> dict[str, Any]:
+    """An expense or a payment (``kind``) as the catalog shows it: the fields both have, with an expense's shares
+    after created_at and a payment's receiver after its payer; ``comments`` is the kind's comment table."""
+    out = {f"{kind}_id": row["id"], "group_id": row.get("group_id"), "group_name": group_name(world, row.get("group_id")),
+           "description": row.get("description"), "amount": row.get("amount"), "deleted": bool(row.get("deleted")),
+           "receipt_file_name": row.get("receipt_file_name"),
+           "receipt_download_count": row.get("receipt_download_count") or 0, "created_at": row.get("created_at")}
+    if kind == "expense":
+        out["shares"] = expense_shares(world, row)
+    out["creator"] = user_brief(world, row.get("user_id"))
+    out["payer"] = user_brief(world, row.get("payer_id"))
+    if kind == "payment":
+        out["receiver"] = user_brief(world, row.get("receiver_id"))
+    out["num_comments"] = len(world.select(comments, f"{kind}_id = ?", (row["id"],)))
+    return out
+
+
 def expense_view(world: World, expense: dict[str, Any]) -> dict[str, Any]:
-    return {"expense_id": expense["id"], "group_id": expense.get("group_id"),
-            "group_name": group_name(world, expense.get("group_id")), "description": expense.get("description"),
-            "amount": expense.get("amount"), "deleted": bool(expense.get("deleted")),
-            "receipt_file_name": expense.get("receipt_file_name"),
-            "receipt_download_count": expense.get("receipt_download_count") or 0,
-            "created_at": expense.get("created_at"), "shares": expense_shares(world, expense),
-            "creator": user_brief(world, expense.get("user_id")), "payer": user_brief(world, expense.get("payer_id")),
-            "num_comments": len(world.select(EXPENSE_COMMENTS, "expense_id = ?", (expense["id"],)))}
+    return _record_view(world, "expense", expense, EXPENSE_COMMENTS)
 
 
 def payment_view(world: World, payment: dict[str, Any]) -> dict[str, Any]:
-    return {"payment_id": payment["id"], "group_id": payment.get("group_id"),
-            "group_name": group_name(world, payment.get("group_id")), "description": payment.get("description"),
-            "amount": payment.get("amount"), "deleted": bool(payment.get("deleted")),
-            "receipt_file_name": payment.get("receipt_file_name"),
-            "receipt_download_count": payment.get("receipt_download_count") or 0,
-            "created_at": payment.get("created_at"), "creator": user_brief(world, payment.get("user_id")),
-            "payer": user_brief(world, payment.get("payer_id")),
-            "receiver": user_brief(world, payment.get("receiver_id")),
-            "num_comments": len(world.select(PAYMENT_COMMENTS, "payment_id = ?", (payment["id"],)))}
+    return _record_view(world, "payment", payment, PAYMENT_COMMENTS)
 
 
 def comment_view(world: World, comment: dict[str, Any], kind: str) -> dict[str, Any]:
