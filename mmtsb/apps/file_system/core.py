@@ -206,6 +206,25 @@ class Tree:
             raise api_error(f"The parent directory {dir_text(parent)!r} of {field_name} does not exist; create it "
                             f"first with file_system_create_directory (recursive=True creates missing parents).")
 
+    def make_room_for_dir(self, target: str, field_name: str, overwrite: bool | None,
+                          keep: tuple[str, str] | None = None) -> None:
+        """Clear the way for a new directory at ``target`` (named by the parameter ``field_name``).
+
+        A file there is an error; an existing directory is an error unless ``overwrite``, when it is removed (if it
+        may be: see :meth:`protect`; ``keep`` is a path that must not be inside it and the error if it is). The
+        target's parent must exist.
+        """
+        if self.is_file(target):
+            raise api_error(f"A file already exists at {target!r}.")
+        if self.is_dir(target):
+            if not overwrite:
+                raise api_error(f"Directory {dir_text(target)!r} already exists; pass overwrite=True to replace it.")
+            self.protect(target, field_name)
+            if keep is not None and is_under(keep[0], target):
+                raise api_error(keep[1])
+            self.remove_tree(target)
+        self.require_parent(target, field_name)
+
     def protect(self, path: str, field_name: str) -> None:
         """Refuse to remove or move the root, the home directory or one of its ancestors."""
         if path == "/" or path == self.home or is_under(self.home, path):

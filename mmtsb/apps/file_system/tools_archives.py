@@ -102,16 +102,8 @@ def file_system_decompress_file(world: World, compressed_file_path: str, decompr
         target = archive[:-len(suffix)]
     else:
         target = tree.path(decompressed_directory_path, "decompressed_directory_path")
-    if tree.is_file(target):
-        raise api_error(f"A file already exists at {target!r}.")
-    if tree.is_dir(target):
-        if not overwrite:
-            raise api_error(f"Directory {dir_text(target)!r} already exists; pass overwrite=True to replace it.")
-        tree.protect(target, "decompressed_directory_path")
-        if is_under(archive, target):
-            raise api_error("decompressed_directory_path contains the archive itself; choose another directory.")
-        tree.remove_tree(target)
-    tree.require_parent(target, "decompressed_directory_path")
+    tree.make_room_for_dir(target, "decompressed_directory_path", overwrite, keep=(
+        archive, "decompressed_directory_path contains the archive itself; choose another directory."))
     stamp = now(world)
 
     def dates(entry: dict) -> tuple[str, str]:

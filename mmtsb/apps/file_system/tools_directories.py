@@ -123,14 +123,7 @@ def _copy_tree(tree: Tree, source: str, target: str, overwrite: bool | None, ret
         raise api_error("destination_directory_path must not be the source directory or lie inside it.")
     if is_under(source, target):
         raise api_error("destination_directory_path must not contain the source directory.")
-    if tree.is_file(target):
-        raise api_error(f"A file already exists at {target!r}.")
-    if tree.is_dir(target):
-        if not overwrite:
-            raise api_error(f"Directory {dir_text(target)!r} already exists; pass overwrite=True to replace it.")
-        tree.protect(target, "destination_directory_path")
-        tree.remove_tree(target)
-    tree.require_parent(target, "destination_directory_path")
+    tree.make_room_for_dir(target, "destination_directory_path", overwrite)
     dirs, files = tree.below(source)
     stamp = now(tree.world)
 
