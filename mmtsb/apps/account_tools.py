@@ -73,9 +73,17 @@ class AccountApp:
     wording: Mapping[str, Wording] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        unknown = sorted(set(self.wording) - set(KINDS))
+        unknown = sorted(set(self.wording) - set(self.kinds))
         if unknown:
-            raise ValueError(f"{self.app}: wording for unknown account tools {unknown}; tools: {', '.join(KINDS)}")
+            raise ValueError(f"{self.app}: wording for account tools it does not get from here {unknown}; it gets: "
+                             f"{', '.join(self.kinds)}")
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The account tools the app gets from here (names of :data:`KINDS`), in order."""
+        left_out = {*(() if self.verification else ("send_verification_code", "verify_account")),
+                    *(() if self.profile else ("show_profile",)), *(() if self.user_search else ("search_users",))}
+        return tuple(k for k in KINDS if k not in left_out)
 
     @property
     def a_title(self) -> str:
@@ -95,22 +103,10 @@ class AccountApp:
 
 
 def add_account_tools(namespace: dict[str, Any], a: AccountApp) -> None:
-    """Register the account tools of app ``a`` in the module whose ``globals()`` is ``namespace``."""
-    _show_account(namespace, a)
-    _signup(namespace, a)
-    _delete_account(namespace, a)
-    _update_account_name(namespace, a)
-    _login(namespace, a)
-    _logout(namespace, a)
-    if a.verification:
-        _send_code(namespace, a, "verify")
-        _verify_account(namespace, a)
-    _send_code(namespace, a, "reset")
-    _reset_password(namespace, a)
-    if a.profile:
-        _show_profile(namespace, a)
-    if a.user_search:
-        _search_users(namespace, a)
+    """Register the account tools of app ``a`` (:attr:`AccountApp.kinds`) in the module whose ``globals()`` is
+    ``namespace``."""
+    for kind in a.kinds:
+        _TOOLS[kind](namespace, a)
 
 
 def _register(namespace: dict[str, Any], a: AccountApp, fn: Callable[..., Any], kind: str, summary: str,
@@ -245,3 +241,13 @@ def _search_users(namespace: dict[str, Any], a: AccountApp) -> None:
                         "every user.",
                "page_index": "the page to return, from 0.", "page_limit": "users per page, 1 to 20."},
               "list[{first_name, last_name, email, registered_at}]", requires=ONLINE, mutates=False)
+
+
+#: how each of :data:`KINDS` is made
+_TOOLS: dict[str, Callable[[dict[str, Any], AccountApp], None]] = {
+    "show_account": _show_account, "signup": _signup, "delete_account": _delete_account,
+    "update_account_name": _update_account_name, "login": _login, "logout": _logout,
+    "send_verification_code": lambda namespace, a: _send_code(namespace, a, "verify"),
+    "verify_account": _verify_account,
+    "send_password_reset_code": lambda namespace, a: _send_code(namespace, a, "reset"),
+    "reset_password": _reset_password, "show_profile": _show_profile, "search_users": _search_users}

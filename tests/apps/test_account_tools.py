@@ -55,6 +55,10 @@ def test_account_tools_are_registered_in_each_app_module_in_order():
             assert inspect.getdoc(fn).splitlines()[0] == registry.get(name).summary
 
 
-def test_wording_for_an_unknown_tool_is_rejected():
-    with pytest.raises(ValueError, match="unknown account tools"):
+def test_wording_for_a_tool_the_app_does_not_get_is_rejected():
+    with pytest.raises(ValueError, match="does not get from here"):
         AccountApp("x", "X", wording={"log_in": Wording("Logs in.")})
+    with pytest.raises(ValueError, match=r"\['verify_account'\]"):
+        AccountApp("x", "X", verification=False, wording={"verify_account": Wording("Verifies.")})
+    assert "search_users" in AccountApp("x", "X", user_search=True).kinds
+    assert "show_profile" not in AccountApp("x", "X", profile=False).kinds
