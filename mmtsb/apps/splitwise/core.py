@@ -176,6 +176,19 @@ def live_record(world: World, key: str, record_id: int) -> dict[str, Any]:
     return row
 
 
+def restore_record(world: World, key: str, record_id: int) -> dict[str, Any]:
+    """Un-delete a visible deleted expense or payment (not while its group is deleted); the record as it was."""
+    row = visible_record(world, key, record_id)
+    what, field = ("Expense", "expense_id") if key == EXPENSES else ("Payment", "payment_id")
+    if not row.get("deleted"):
+        raise api_error(f"{what} with {field}={record_id} is not deleted.")
+    group = world.get(GROUPS, row["group_id"]) if row.get("group_id") is not None else None
+    if group is not None and group.get("deleted"):
+        raise api_error(f"The {what.lower()} belongs to the deleted group {group['id']}; restore the group first.")
+    world.update(key, record_id, {"deleted": False})
+    return row
+
+
 def shares_of(world: World, expense: dict[str, Any]) -> dict[int, int]:
     """debtor id -> cents owed to the payer (the payer never owes themself)."""
     return {int(r["debtor_id"]): to_cents_raw(r["share_amount"])

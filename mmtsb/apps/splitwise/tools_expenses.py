@@ -11,9 +11,10 @@ from typing import Any
 
 from mmtsb.apps.common import api_error
 from mmtsb.apps.splitwise import files
-from mmtsb.apps.splitwise.core import (APP, AUTHED, EXPENSES, GROUPS, NOTIFICATIONS, SHARES, USERS, check_members,
+from mmtsb.apps.splitwise.core import (APP, AUTHED, EXPENSES, NOTIFICATIONS, SHARES, USERS, check_members,
                                        dollars, equal_split, full_name, insert, live_record, me, my_group, notify,
-                                       now, shares_of, to_cents, to_cents_raw, user_by_email, visible_record)
+                                       now, restore_record, shares_of, to_cents, to_cents_raw, user_by_email,
+                                       visible_record)
 from mmtsb.apps.splitwise.listing import NO_MAX, list_records
 from mmtsb.apps.splitwise.views import expense_view
 from mmtsb.tools.spec import tool
@@ -242,13 +243,7 @@ def splitwise_undelete_expense(world: World, expense_id: int) -> dict[str, str]:
     Returns:
         {message}
     """
-    expense = visible_record(world, EXPENSES, expense_id)
-    if not expense.get("deleted"):
-        raise api_error(f"Expense with expense_id={expense_id} is not deleted.")
-    group = world.get(GROUPS, expense["group_id"]) if expense.get("group_id") is not None else None
-    if group is not None and group.get("deleted"):
-        raise api_error(f"The expense belongs to the deleted group {group['id']}; restore the group first.")
-    world.update(EXPENSES, expense_id, {"deleted": False})
+    expense = restore_record(world, EXPENSES, expense_id)
     notify(world, expense.get("participant_ids") or [], "expense_restored", "Expense restored",
            f"{full_name(me(world))} restored '{expense['description']}'.", {"expense_id": expense_id})
     return {"message": "Expense restored."}

@@ -11,9 +11,9 @@ from typing import Any
 from mmtsb.apps.common import api_error
 from mmtsb.apps.splitwise import files
 from mmtsb.apps.splitwise.balances import balances_of, group_name
-from mmtsb.apps.splitwise.core import (APP, AUTHED, GROUPS, NOTIFICATIONS, PAYMENTS, check_members, dollars,
+from mmtsb.apps.splitwise.core import (APP, AUTHED, NOTIFICATIONS, PAYMENTS, check_members, dollars,
                                        full_name, is_member, live_record, me, my_group, notify, now, to_cents,
-                                       user_by_email, visible_record)
+                                       restore_record, user_by_email, visible_record)
 from mmtsb.apps.splitwise.listing import NO_MAX, list_records
 from mmtsb.apps.splitwise.views import payment_view
 from mmtsb.tools.spec import tool
@@ -144,13 +144,7 @@ def splitwise_undelete_payment(world: World, payment_id: int) -> dict[str, str]:
     Returns:
         {message}
     """
-    payment = visible_record(world, PAYMENTS, payment_id)
-    if not payment.get("deleted"):
-        raise api_error(f"Payment with payment_id={payment_id} is not deleted.")
-    group = world.get(GROUPS, payment["group_id"]) if payment.get("group_id") is not None else None
-    if group is not None and group.get("deleted"):
-        raise api_error(f"The payment belongs to the deleted group {group['id']}; restore the group first.")
-    world.update(PAYMENTS, payment_id, {"deleted": False})
+    payment = restore_record(world, PAYMENTS, payment_id)
     notify(world, [payment["payer_id"], payment["receiver_id"]], "payment_restored", "Payment restored",
            f"{full_name(me(world))} restored a payment of ${payment['amount']:.2f}.", {"payment_id": payment_id})
     return {"message": "Payment restored."}
