@@ -6,7 +6,7 @@ so the record is one ordered list, as the reference's SANDBOX table, but typed.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 #: the four parties of a conversation (SPEC.md §3.1)
@@ -53,6 +53,12 @@ class Message:
         return role in self.visible_to
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["visible_to"] = list(self.visible_to)
-        return d
+        """The JSON form (field by field: ``dataclasses.asdict`` deep-copies every value, which made it a
+        visible share of an episode's CPU)."""
+        return {"index": self.index, "sender": self.sender, "recipient": self.recipient, "content": self.content,
+                "image_ids": list(self.image_ids),
+                "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments, "raw_arguments": c.raw_arguments,
+                                "parse_error": c.parse_error} for c in self.tool_calls],
+                "tool_call_id": self.tool_call_id, "tool_name": self.tool_name, "is_error": self.is_error,
+                "visible_to": list(self.visible_to), "conversation_active": self.conversation_active,
+                "meta": self.meta}

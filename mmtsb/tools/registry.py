@@ -26,6 +26,8 @@ class ToolRegistry:
                                  f"{self._specs[s.name].fn.__module__})")
             self._specs[s.name] = s
         self._search_index: Any = None
+        self._visible: dict[str, list[ToolSpec]] = {}      # per role, in registration order (derived once)
+        self._position = {name: i for i, name in enumerate(self._specs)}
 
     @classmethod
     def from_modules(cls, modules: Iterable[ModuleType | str]) -> "ToolRegistry":
@@ -60,7 +62,16 @@ class ToolRegistry:
         return spec
 
     def visible_to(self, role: Role) -> list[ToolSpec]:
-        return [s for s in self._specs.values() if role in s.visible_to]
+        """The tools ``role`` may see, in registration order (a new list each call; derived once per role)."""
+        if role not in self._visible:
+            self._visible[role] = [s for s in self._specs.values() if role in s.visible_to]
+        return list(self._visible[role])
+
+    def visible_among(self, names: Iterable[str], role: Role) -> list[ToolSpec]:
+        """The tools of ``names`` that ``role`` may see, in registration order (unknown names skipped): what
+        ``visible_to`` filtered by membership gives, at the cost of ``names`` instead of the whole toolbox."""
+        found = [self._specs[n] for n in names if n in self._specs and role in self._specs[n].visible_to]
+        return sorted(found, key=lambda s: self._position[s.name])
 
     def domains(self) -> list[str]:
         return sorted({s.domain for s in self._specs.values()})

@@ -127,10 +127,9 @@ class ToolSession:
 
     def available(self, role: Role = "agent") -> list[ToolSpec]:
         """The tools this role may call right now (the working set, in tool-use mode with discovery)."""
-        specs = self.registry.visible_to(role)
         if role == "agent" and self.working_set is not None:
-            specs = [s for s in specs if s.name in self.working_set]
-        return specs
+            return self.registry.visible_among(self.working_set.names(), role)
+        return self.registry.visible_to(role)
 
     def call(self, name: str, arguments: dict[str, Any] | None = None, *, role: Role = "agent") -> ToolOutcome:
         """Validate and run one tool call atomically; never raises."""
