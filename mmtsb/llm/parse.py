@@ -65,6 +65,13 @@ def cost_of(response: Any, config: ModelSettings, usage: Usage) -> tuple[float, 
         return 0.0, False
 
 
+def cost_of_lookup_ready(config: ModelSettings) -> None:
+    """Do the first (costly) price-map lookup of ``config``'s model now (a run's warm-up), not in its first
+    episode."""
+    if config.model and not config.has_prices:
+        _litellm_prices(str(config.model))
+
+
 @functools.lru_cache(maxsize=256)
 def _litellm_prices(model: str) -> bool:
     """Whether litellm's (local) price map prices ``model`` (memoised: asking costs an exception when not)."""

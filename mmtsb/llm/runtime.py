@@ -12,7 +12,10 @@ import asyncio
 import os
 import sys
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mmtsb.protocol.model_settings import ModelSettings
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # one process plays hundreds of episodes against the same provider host: litellm's shared aiohttp pool
@@ -28,6 +31,12 @@ def load_litellm() -> ModuleType:
 
     configure_litellm(litellm)
     return litellm
+
+
+def uses_litellm(settings: ModelSettings) -> bool:
+    """Whether calls with ``settings`` import litellm: every route but ``direct`` calls through it, and the direct
+    route prices a model from litellm's (local) price map unless the settings carry their own prices."""
+    return bool(settings.model) and (not settings.direct or not settings.has_prices)
 
 
 def configure_litellm(litellm: ModuleType | None = None) -> None:

@@ -60,6 +60,11 @@ class EpisodeConfig:
         """The model settings of ``role`` (agent, user, judge)."""
         return getattr(self, f"{role}_model")
 
+    def roles_needing_models(self) -> dict[str, bool]:
+        """Whether the configured agent, user and judge kinds call a model (from the registry)."""
+        return {"agent": registry.agent(self.agent).needs_model, "user": registry.user(self.user).needs_model,
+                "judge": registry.judge_backend(self.judge).needs_model}
+
 
 def check_ui_mode(cfg: EpisodeConfig) -> None:
     """UI mode needs tool calls (as in the reference, it cannot run with a pure code-execution agent) and a

@@ -27,8 +27,6 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from mmtsb.protocol import registry
-from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.runner.backends import Backend, make_backend
 from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
@@ -73,7 +71,7 @@ def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
     for key in ("image_root", "response_cache_dir"):   # relative to the driver's folder, not the actors'
         if getattr(base, key):
             setattr(base, key, str(Path(getattr(base, key)).resolve()))
-    needs = role_needs_model(base)
+    needs = base.roles_needing_models()
     labels = {f"{role}_model": _model_label(getattr(base, role), base.role_settings(role).model, needs[role])
               for role in ("agent", "user", "judge")}
     tasks = []
@@ -91,14 +89,8 @@ def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
     return tasks
 
 
-def role_needs_model(cfg: EpisodeConfig) -> dict[str, bool]:
-    """Whether the configured agent, user and judge kinds call a model (from the registry)."""
-    return {"agent": registry.agent(cfg.agent).needs_model, "user": registry.user(cfg.user).needs_model,
-            "judge": registry.judge_backend(cfg.judge).needs_model}
-
-
 def uses_models(settings: RunSettings) -> bool:
-    return any(role_needs_model(settings.episode).values())
+    return any(settings.episode.roles_needing_models().values())
 
 
 # ---------------------------------------------------------------------------------------------- the run
