@@ -20,7 +20,7 @@ from mmtsb.llm.ledger import UsageLedger
 from mmtsb.llm.limits import ProviderLimits
 from mmtsb.llm.parse import to_llm_response
 from mmtsb.llm.retry import retrying
-from mmtsb.llm.runtime import load_litellm
+from mmtsb.llm.runtime import load_litellm, without_litellm_logging
 from mmtsb.llm.types import LLMResponse
 from mmtsb.protocol.model_settings import ModelSettings
 
@@ -116,7 +116,9 @@ class LLMClient:
             start = time.perf_counter()
             error: LLMError | None = None
             try:
-                response = await load_litellm().acompletion(**kwargs)
+                litellm = load_litellm()
+                with without_litellm_logging(litellm):
+                    response = await litellm.acompletion(**kwargs)
             except Exception as exc:
                 error = classify(exc, model=self.config.model, provider=self.provider, secret=secret)
                 if error is None:

@@ -9,8 +9,12 @@ own module flags (not our state).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib
+import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +35,32 @@ def load_litellm() -> ModuleType:
 
     configure_litellm(litellm)
     return litellm
+
+
+@contextlib.contextmanager
+def without_litellm_logging(litellm: ModuleType) -> Iterator[None]:
+    """Run a litellm call without litellm's own success/failure logging pipeline, when nobody registered a
+    litellm callback (mmtsb never does: it accounts tokens, cost and errors itself).
+
+    Why: per call, that pipeline builds a standard logging payload (copying the messages and cutting base64
+    images out of them), prices the call again and queues it on a background worker: about a third of a
+    litellm call's CPU, and with hundreds of episodes per core that CPU is queueing delay. litellm skips it
+    for its own internal sub-calls through the ``is_internal_call`` context variable (litellm 1.83); we set it
+    for the call's task only. With any litellm callback configured, or on a litellm without that variable,
+    nothing changes."""
+    flag = getattr(importlib.import_module("litellm._internal_context"), "is_internal_call", None) \
+        if importlib.util.find_spec("litellm._internal_context") else None
+    callbacks = (getattr(litellm, name, None) or [] for name in
+                 ("callbacks", "success_callback", "failure_callback", "_async_success_callback",
+                  "_async_failure_callback", "input_callback", "service_callback"))
+    if flag is None or any(callbacks):
+        yield
+        return
+    token = flag.set(True)
+    try:
+        yield
+    finally:
+        flag.reset(token)
 
 
 def uses_litellm(settings: ModelSettings) -> bool:

@@ -133,3 +133,37 @@ def test_reasoning_effort_passes_through_extra_params(server, run, config_for):
     server.reset(script=["ok"])
     run(LLMClient(config_for(server, model="openai/gpt-5.4", extra_params={"reasoning_effort": "high"})).complete(USER))
     assert server.requests[0]["reasoning_effort"] == "high" and server.requests[0]["model"] == "gpt-5.4"
+
+
+def test_litellms_own_logging_is_skipped_unless_a_litellm_callback_is_configured(server, run):
+    """mmtsb accounts for calls itself, so litellm's per-call logging pipeline is skipped (CPU); a user's
+    litellm callback still receives every call."""
+    import litellm
+    from litellm.integrations.custom_logger import CustomLogger
+
+    from mmtsb.llm.runtime import without_litellm_logging
+
+    class Seen(CustomLogger):
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls = 0
+
+        async def async_log_success_event(self, kwargs, response_obj, start_time, end_time):
+            self.calls += 1
+
+    import litellm._internal_context as internal
+
+    with without_litellm_logging(litellm):
+        assert internal.is_internal_call.get() is True      # no callback: litellm's pipeline is skipped
+    assert internal.is_internal_call.get() is False
+    seen = Seen()
+    litellm.callbacks.append(seen)
+    try:
+        with without_litellm_logging(litellm):
+            assert internal.is_internal_call.get() is False  # a callback: litellm logs as usual
+        server.reset(script=["hello"])
+        response = run(LLMClient(ModelSettings(model="openai/fake-model", api_base=server.base_url, timeout_s=5.0,
+                                              max_retries=0)).complete(USER))
+        assert response.text == "hello" and seen.calls == 1
+    finally:
+        litellm.callbacks.remove(seen)
