@@ -54,6 +54,8 @@ def cost_of(response: Any, config: ModelSettings, usage: Usage) -> tuple[float, 
     routed = config.litellm_model != config.model  # priced under the configured id, not the route's
     if hidden.get("response_cost") is not None and not routed:
         return float(hidden["response_cost"]), True
+    if routed and not _litellm_prices(config.model):   # unknown to the price map: skip litellm's exception
+        return 0.0, False
     litellm = load_litellm()
     try:
         if routed:
