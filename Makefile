@@ -23,6 +23,8 @@ test: install
 bench: install
 	$(BIN)/python benchmarks/world_snapshot_diff.py
 	$(BIN)/python benchmarks/search_ranking.py
+	$(BIN)/python benchmarks/seed_cost.py
+	$(BIN)/python benchmarks/sandbox_start.py
 
 lint: install
 	$(BIN)/ruff check mmtsb tests benchmarks
