@@ -141,7 +141,7 @@ def test_model_settings_map_to_model_config():
         model_config(ModelSettings(model="gpt-5.4"))
 
 
-def test_make_llm_agent_picks_the_interface(server):
+def test_the_factory_makes_the_agent_of_each_interface(server):
     factory = RoleFactory()
     shared = factory.shared
     kinds = {}

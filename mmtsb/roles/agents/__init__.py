@@ -1,4 +1,5 @@
-"""The model-driven agents: code execution, tool use and hybrid (see :mod:`mmtsb.roles.llm_agents`)."""
+"""The model-driven agents: code execution, tool use and hybrid, each declared as an agent kind of the registry
+(:mod:`mmtsb.protocol.registry`)."""
 
 from mmtsb.roles.agents.code_exec import CodeExecAgent
 from mmtsb.roles.agents.tool_use import ToolUseAgent
