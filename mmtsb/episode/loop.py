@@ -15,7 +15,7 @@ import asyncio
 import json
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mmtsb.episode.context import EpisodeContext
@@ -48,17 +48,45 @@ class CodeRunner(Protocol):
 
 @dataclass
 class EpisodeResult:
-    """The outcome of one episode, with its full trajectory record (the typed model)."""
+    """The outcome of one episode: its trajectory record (the typed model), and that record's headline values."""
 
-    scenario: str
-    agent_pass: bool | None
-    user_pass: bool | None
-    entity_f1: float | None
-    steps: int
-    end_reason: str
-    record: Trajectory = field(repr=False)
-    error: str | None = None
-    ui_pass: bool | None = None          # the UI judge's verdict (UI mode only)
+    record: Trajectory
+
+    @property
+    def scenario(self) -> str:
+        return self.record.scenario
+
+    @property
+    def agent_pass(self) -> bool | None:
+        return self.record.agent_pass
+
+    @property
+    def user_pass(self) -> bool | None:
+        return self.record.user_pass
+
+    @property
+    def ui_pass(self) -> bool | None:
+        """The UI judge's verdict (UI mode only)."""
+        return self.record.ui_pass
+
+    @property
+    def entity_f1(self) -> float | None:
+        return self.record.entity_f1
+
+    @property
+    def steps(self) -> int:
+        return self.record.steps
+
+    @property
+    def end_reason(self) -> str:
+        return self.record.end_reason
+
+    @property
+    def error(self) -> str | None:
+        return self.record.error
+
+    def __repr__(self) -> str:
+        return f"EpisodeResult({self.summary()})"
 
     @property
     def trajectory(self) -> dict[str, Any]:
@@ -138,10 +166,7 @@ class EpisodeRunner:
         verdicts: dict[str, JudgeVerdict | None] = {name: None for name in registry.judged_parties()}
         for key, judge in self.judges.items():
             verdicts[key] = await self._judge(judge, evidence)
-        trajectory = self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts)
-        passed = {k: (v.passed if v is not None else None) for k, v in verdicts.items()}
-        return EpisodeResult(self.ctx.scenario.name, passed.get("agent"), passed.get("user"), entity.f1, self.steps,
-                             end_reason, trajectory, error, ui_pass=passed.get("ui"))
+        return EpisodeResult(self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts))
 
     async def _judge(self, judge: Judge, evidence: EpisodeEvidence) -> JudgeVerdict:
         try:

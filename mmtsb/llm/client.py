@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from mmtsb.llm.cache import ResponseCache, cache_key
@@ -18,9 +19,9 @@ from mmtsb.llm.errors import LLMError, classify
 from mmtsb.llm.images import ImageEncoder, ImageLike
 from mmtsb.llm.ledger import UsageLedger
 from mmtsb.llm.limits import ProviderLimits
-from mmtsb.llm.parse import to_llm_response
+from mmtsb.llm.parse import cost_of_lookup_ready, to_llm_response
 from mmtsb.llm.retry import retrying
-from mmtsb.llm.runtime import load_litellm, without_litellm_logging
+from mmtsb.llm.runtime import load_litellm, uses_litellm, without_litellm_logging
 from mmtsb.llm.types import LLMResponse
 from mmtsb.protocol.model_settings import ModelSettings
 
@@ -138,3 +139,16 @@ class LLMClient:
             answer = await self.transport.complete(self.config, body, secret)
             latency = time.perf_counter() - start
         return to_llm_response(answer, self.config, latency, secret)
+
+
+def prepare_for(models: Iterable[ModelSettings]) -> bool:
+    """Load now what the first call with each of ``models`` would load: litellm when a route needs it (see
+    :func:`~mmtsb.llm.runtime.uses_litellm`) and the model's first price lookup. For a process's warm-up, so
+    that cost (~2 s) is not paid by the first responses of a run. Returns whether litellm was loaded."""
+    needed = [m for m in models if uses_litellm(m)]
+    if not needed:
+        return False
+    load_litellm()
+    for m in needed:
+        cost_of_lookup_ready(m)
+    return True

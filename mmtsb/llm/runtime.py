@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import importlib.util
 import os
 import sys
 from collections.abc import Iterator
+from contextvars import ContextVar
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -28,13 +30,21 @@ os.environ.setdefault("AIOHTTP_CONNECTOR_LIMIT", "8192")
 os.environ.setdefault("AIOHTTP_CONNECTOR_LIMIT_PER_HOST", "4096")
 
 
-
+@functools.cache
 def load_litellm() -> ModuleType:
-    """The litellm module, imported on the first call and configured (:func:`configure_litellm`)."""
+    """The litellm module, imported and configured (:func:`configure_litellm`) on the first call only."""
     import litellm
 
     configure_litellm(litellm)
     return litellm
+
+
+@functools.cache
+def _internal_call_flag() -> ContextVar[bool] | None:
+    """litellm's ``is_internal_call`` context variable (litellm 1.83), or None on a litellm without it."""
+    if importlib.util.find_spec("litellm._internal_context") is None:
+        return None
+    return getattr(importlib.import_module("litellm._internal_context"), "is_internal_call", None)
 
 
 @contextlib.contextmanager
@@ -48,8 +58,7 @@ def without_litellm_logging(litellm: ModuleType) -> Iterator[None]:
     for its own internal sub-calls through the ``is_internal_call`` context variable (litellm 1.83); we set it
     for the call's task only. With any litellm callback configured, or on a litellm without that variable,
     nothing changes."""
-    flag = getattr(importlib.import_module("litellm._internal_context"), "is_internal_call", None) \
-        if importlib.util.find_spec("litellm._internal_context") else None
+    flag = _internal_call_flag()
     callbacks = (getattr(litellm, name, None) or [] for name in
                  ("callbacks", "success_callback", "failure_callback", "_async_success_callback",
                   "_async_failure_callback", "input_callback", "service_callback"))

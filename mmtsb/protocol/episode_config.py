@@ -109,7 +109,7 @@ def apply_overrides(cfg: EpisodeConfig, overrides: list[str]) -> EpisodeConfig:
     base = OmegaConf.structured(cfg)
     try:
         merged = OmegaConf.merge(base, OmegaConf.from_dotlist(list(overrides)))
-        data = OmegaConf.to_container(merged)
+        out = OmegaConf.to_object(merged)   # the dataclasses again (their __post_init__ checks run)
     except ConfigKeyError as e:
         raise ConfigError(_unknown_key_message(e)) from None
     except OmegaConfBaseException as e:
@@ -117,23 +117,9 @@ def apply_overrides(cfg: EpisodeConfig, overrides: list[str]) -> EpisodeConfig:
         value = next((item.split("=", 1)[1] for item in overrides if item.split("=", 1)[0] == key), None)
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ConfigError(f"bad value for {key!r}: {value!r} ({reason})") from None
-    assert isinstance(data, dict)
-    out = _build(data)
+    assert isinstance(out, EpisodeConfig)
     check_choices(out)
     return out
-
-
-def _build(data: dict[str, Any]) -> EpisodeConfig:
-    """An EpisodeConfig from the merged plain data (each section built, ModelSettings problems named by key)."""
-    values: dict[str, Any] = dict(data)
-    for f in fields(EpisodeConfig):
-        if f.name.endswith("_model"):
-            values[f.name] = ModelSettings(**data[f.name])
-    values["budgets"] = Budgets(**data["budgets"])
-    try:
-        return EpisodeConfig(**values)
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
 
 
 def _unknown_key_message(e: ConfigKeyError) -> str:

@@ -204,16 +204,20 @@ def _doc(obj: Any) -> str:
 def load_kinds() -> _Tables:
     """The declarations, after importing the built-in kinds and the plugins (once per process)."""
     if not _TABLES.loaded:
-        _TABLES.loaded = True
-        for module in BUILTIN_MODULES:
-            importlib.import_module(module)
-        for ep in entry_points(group=PLUGIN_GROUP):
-            ep.load()
-        for module in filter(None, (m.strip() for m in os.environ.get(PLUGIN_ENV, "").split(","))):
-            try:
+        _TABLES.loaded = True   # set first: the modules imported below may look kinds up while they load
+        try:
+            for module in BUILTIN_MODULES:
                 importlib.import_module(module)
-            except ImportError as e:
-                raise ImportError(f"{PLUGIN_ENV}: cannot import plugin module {module!r}: {e}") from e
+            for ep in entry_points(group=PLUGIN_GROUP):
+                ep.load()
+            for module in filter(None, (m.strip() for m in os.environ.get(PLUGIN_ENV, "").split(","))):
+                try:
+                    importlib.import_module(module)
+                except ImportError as e:
+                    raise ImportError(f"{PLUGIN_ENV}: cannot import plugin module {module!r}: {e}") from e
+        except BaseException:
+            _TABLES.loaded = False   # a failed load is tried again (and fails again, loudly), never half-used
+            raise
     return _TABLES
 
 

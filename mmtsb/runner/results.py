@@ -37,9 +37,13 @@ PART_SUFFIX = ".parquet"
 PART_OPTIONS: dict[str, Any] = {"compression": "none", "write_statistics": False, "store_schema": False,
                                 "use_dictionary": False}
 
+def known_column_types() -> dict[str, pa.DataType]:
+    """The fixed arrow type of every known results column (the judged parties' columns from the registry)."""
+    return _known_column_types(tuple(registry.judged_parties()))
+
+
 @functools.lru_cache(maxsize=8)
-def _known_columns(party_names: tuple[str, ...]) -> tuple[set[str], set[str], set[str]]:
-    """The bool, int and float columns of a row (the judged parties' from the registry)."""
+def _known_column_types(party_names: tuple[str, ...]) -> dict[str, pa.DataType]:
     parties = [registry.judged_parties()[name] for name in party_names]
     roles = role_keys()
     bools = {"infra_failure", "require_disambiguation", *(f"{p.name}_pass" for p in parties),
@@ -48,18 +52,16 @@ def _known_columns(party_names: tuple[str, ...]) -> tuple[set[str], set[str], se
             *(f"{r}_{k}" for r in roles for k in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls"))}
     floats = {"entity_f1", "entity_f1_micro", "entity_f1_macro", "entity_f1_reference", "duration_s",
               "invoked_tool_recall", "surfaced_tool_recall", "finished_at", *(f"{r}_cost_usd" for r in roles)}
-    return bools, ints, floats
+    return {**dict.fromkeys(bools, pa.bool_()), **dict.fromkeys(ints, pa.int64()),
+            **dict.fromkeys(floats, pa.float64())}
 
 
-def column_type(name: str, value: Any) -> pa.DataType:
-    """The arrow type of a results column: fixed for every known column, else from the value (None: string)."""
-    _BOOL, _INT, _FLOAT = _known_columns(tuple(registry.judged_parties()))
-    if name in _BOOL:
-        return pa.bool_()
-    if name in _INT:
-        return pa.int64()
-    if name in _FLOAT:
-        return pa.float64()
+def column_type(name: str, value: Any, known: dict[str, pa.DataType] | None = None) -> pa.DataType:
+    """The arrow type of a results column: fixed for every known column (``known``: :func:`known_column_types`,
+    looked up once per row by the caller), else from the value (None: string)."""
+    fixed = (known if known is not None else known_column_types()).get(name)
+    if fixed is not None:
+        return fixed
     if isinstance(value, bool):
         return pa.bool_()
     if isinstance(value, int):
@@ -82,7 +84,8 @@ def _cell(value: Any, typ: pa.DataType) -> Any:
 
 
 def row_schema(row: dict[str, Any]) -> pa.Schema:
-    return pa.schema([pa.field(k, column_type(k, v)) for k, v in row.items()])
+    known = known_column_types()
+    return pa.schema([pa.field(k, column_type(k, v, known)) for k, v in row.items()])
 
 
 def row_table(row: dict[str, Any]) -> pa.Table:

@@ -18,7 +18,6 @@ from typing import Any
 
 from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.episode.play import play_scenario
-from mmtsb.llm.runtime import load_litellm, uses_litellm
 from mmtsb.protocol import registry
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.protocol.trajectory import Trajectory
@@ -87,13 +86,10 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None,
     for role in roles:
         await role.close()
     models = [warm_up.cfg.role_settings(r) for r, needed in warm_up.cfg.roles_needing_models().items() if needed]
-    if any(uses_litellm(m) for m in models):   # litellm loads on first use: ~2 s a process, not mid-run
-        from mmtsb.llm.parse import cost_of_lookup_ready
+    if models:
+        from mmtsb.llm.client import prepare_for
 
-        load_litellm()
-        for m in models:
-            cost_of_lookup_ready(m)
-        done["litellm"] = True
+        done["litellm"] = prepare_for(models)   # litellm loads on first use: ~2 s a process, not mid-run
     registry_for_level(warm_up.cfg.toolbox)
     if registry.interface(warm_up.cfg.interface).runs_code:
         try:
