@@ -9,6 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.14.1 torchvision==0.29.1
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
@@ -27,7 +28,7 @@ bench: install
 	$(BIN)/python benchmarks/sandbox_start.py
 
 lint: install
-	$(BIN)/ruff check mmtsb tests benchmarks
+	$(BIN)/ruff check mmtsb pipelines tests benchmarks scenarios
 
 clean:
 	rm -rf $(VENV) outputs/*

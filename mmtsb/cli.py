@@ -201,6 +201,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mmtsb.config.app import main as run_main
 
         return run_main(argv[1:])
+    if argv[:1] == ["generate"]:  # the generation pipeline's Hydra application (and its review/import commands)
+        from pipelines.app import main as generate_main
+
+        return generate_main(argv[1:])
     if argv[:1] == ["serve"]:  # options mixed with key=value edits of the model's serve block
         from mmtsb.serve.cli import main as serve_main
 

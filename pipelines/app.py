@@ -1,0 +1,165 @@
+"""``mmtsb generate``: the Hydra application of the generation pipeline (config ``conf/generate.yaml``).
+
+``mmtsb generate [overrides]`` runs the pipeline into the Hydra run folder (``--multirun`` sweeps work as for
+``mmtsb run``); ``mmtsb generate review RUN_DIR`` writes the review pages; ``mmtsb generate import RUN_DIR
+FILE...`` re-validates edited scenario files and re-runs the oracle on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+from omegaconf import DictConfig, OmegaConf  # noqa: E402
+
+from mmtsb.config.app import scrub_hydra_files, secret_override_values, serving  # noqa: E402
+from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
+from pipelines.config import GenerateConfig, register_generate_configs  # noqa: E402
+
+PROG = "mmtsb generate"
+EXIT_CONFIG_ERROR = 2
+
+__all__ = ["main", "settings_from"]
+
+
+def settings_from(cfg: DictConfig) -> GenerateConfig:
+    """The typed config of a composed one; impossible settings raise ValueError naming their keys."""
+    settings = OmegaConf.to_object(cfg)
+    assert isinstance(settings, GenerateConfig)
+    problems = settings.problems()
+    if problems:
+        raise ValueError("; ".join(problems))
+    return settings
+
+
+def _resolved(cfg: DictConfig) -> dict[str, Any]:
+    from mmtsb.report.wandb_log import scrub
+
+    return scrub(OmegaConf.to_container(cfg, resolve=True))
+
+
+def run_job(cfg: DictConfig) -> dict[str, Any]:
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    import yaml
+
+    from pipelines.run import generate
+
+    hc = HydraConfig.get()
+    run_dir = Path(hc.runtime.output_dir).resolve()
+    try:
+        settings = settings_from(cfg)
+    except ValueError as e:
+        print(f"{PROG}: config error: {e}", file=sys.stderr)
+        sys.exit(EXIT_CONFIG_ERROR)
+    secrets = secret_override_values(list(hc.overrides.task))
+    if hc.output_subdir:
+        scrub_hydra_files(run_dir / hc.output_subdir, ("overrides.yaml", "config.yaml", "hydra.yaml"), secrets)
+    if hc.mode == RunMode.MULTIRUN:
+        scrub_hydra_files(Path(hc.sweep.dir), ("multirun.yaml",), secrets)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(
+        "# resolved config of this generation run (secrets removed)\n"
+        + yaml.safe_dump(_resolved(cfg), sort_keys=False, allow_unicode=True), encoding="utf-8")
+    print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, "
+          f"n_scenarios={settings.n_scenarios}, seed={settings.seed} -> {run_dir}", flush=True)
+    with serving(cfg, run_dir):
+        summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
+    if settings.logging.wandb:
+        from pipelines.wandb_log import log_generation
+
+        log_generation(run_dir, _resolved(cfg), settings.logging)
+    out = summary.to_dict()
+    print(f"{PROG}: {json.dumps(out)}", flush=True)
+    return out
+
+
+def hydra_main(argv: Sequence[str]) -> int:
+    import hydra
+
+    register_generate_configs()
+    try:
+        config_path = str(conf_dir())
+    except ConfNotFoundError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    results: list[dict[str, Any]] = []
+
+    def task(cfg: DictConfig) -> int:
+        out = run_job(cfg)
+        results.append(out)
+        return int(out["final"])
+
+    app = hydra.main(config_path=config_path, config_name="generate", version_base="1.3")(task)
+    saved = sys.argv
+    sys.argv = [PROG, *argv]
+    try:
+        app()
+    finally:
+        sys.argv = saved
+    return 0 if results and all(r["final"] > 0 for r in results) else 1
+
+
+def review_main(argv: Sequence[str]) -> int:
+    from pipelines.review import write_review
+
+    parser = argparse.ArgumentParser(prog=f"{PROG} review", description="write the review pages of a run")
+    parser.add_argument("run_dir", type=Path)
+    args = parser.parse_args(argv)
+    if not (args.run_dir / "stages").is_dir():
+        parser.error(f"{args.run_dir} is not a generation run folder (no stages/)")
+    pages = write_review(args.run_dir)
+    print(f"{PROG} review: {len(pages)} page(s) under {args.run_dir / 'review'}")
+    return 0
+
+
+def import_main(argv: Sequence[str]) -> int:
+    from pipelines.review import import_reviewed
+
+    parser = argparse.ArgumentParser(prog=f"{PROG} import",
+                                     description="re-validate edited scenario files and re-run the oracle on them")
+    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("files", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    if not (args.run_dir / "stages").is_dir():
+        parser.error(f"{args.run_dir} is not a generation run folder (no stages/)")
+    results = import_reviewed(args.run_dir, list(args.files), check=_oracle_check(args.run_dir))
+    for r in results:
+        state = "accepted" if r.get("accepted") else "rejected"
+        print(f"{r.get('file')}: {state}" + (f" ({'; '.join(r.get('errors') or [])})" if r.get("errors") else ""))
+    return 0 if all(r.get("accepted") for r in results) else 1
+
+
+def _oracle_check(run_dir: Path) -> Any:
+    """The run's own oracle, from its recorded config, as a check for imported files."""
+    import yaml
+
+    from pipelines.quality import oracle_check_files
+
+    raw = yaml.safe_load((run_dir / "config.yaml").read_text(encoding="utf-8")) if (run_dir / "config.yaml").exists() else {}
+    register_generate_configs()
+    base = OmegaConf.structured(GenerateConfig)
+    cfg = OmegaConf.to_object(OmegaConf.merge(base, {k: v for k, v in (raw or {}).items() if k in base}))
+    return lambda paths: oracle_check_files(cfg, run_dir, paths)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["review"]:
+        return review_main(argv[1:])
+    if argv[:1] == ["import"]:
+        return import_main(argv[1:])
+    return hydra_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

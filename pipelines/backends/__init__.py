@@ -1,0 +1,1 @@
+"""Backends of the model-backed stages: ``procedural`` (offline, deterministic) and ``llm`` (any model)."""

@@ -1,0 +1,184 @@
+"""The structured config of ``mmtsb generate`` (``conf/generate.yaml`` merges into it): a typo in an override
+fails at composition with a message naming the key, as ``mmtsb run``'s config does.
+
+Shape: what to read (``source``), how many scenarios to keep (``n_scenarios``), which backend answers the
+model-backed stages (``backend``: ``procedural`` offline, ``llm`` for real models, with ``model`` as the
+default of every stage and ``models.<stage>`` to pick one per stage), the CLIP model, the clustering sizes,
+the balance targets, the oracle check, logging and Ray.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from hydra.core.config_store import ConfigStore
+
+from mmtsb.config.schema import LoggingConf, ModelConf
+from pipelines.items import ARRIVALS, CHALLENGES, FLOWS
+
+__all__ = ["GENERATE_SCHEMA", "MODEL_STAGES", "GenerateConfig", "register_generate_configs"]
+
+GENERATE_SCHEMA = "mmtsb_generate_schema"
+
+#: the stages that ask a backend (stage 3 outline sampling is deterministic code)
+MODEL_STAGES = ("associate", "viability", "expand", "entities", "critique")
+
+
+class SourceKind(Enum):
+    procedural = "procedural"  # draw images with ground truth (the offline default)
+    folder = "folder"  # every image file under source.path
+    manifest = "manifest"  # a JSON-lines manifest as the reference's image download writes
+
+
+class BackendKind(Enum):
+    procedural = "procedural"
+    llm = "llm"
+
+
+@dataclass
+class SourceConf:
+    kind: SourceKind = SourceKind.procedural
+    path: str | None = None  # folder or manifest file (relative to where the command was started)
+    n_images: int | None = None  # procedural: images to draw; null: enough for n_scenarios with reserve
+    families: list[str] | None = None  # procedural: image families to draw (null: all)
+    limit: int | None = None  # folder/manifest: read at most this many images
+
+
+@dataclass
+class ClipConf:
+    """The fields of :class:`pipelines.embed.ClipSettings` plus the number of embedding actors."""
+
+    model: str = "ViT-B-32"  # an open_clip model name, or a path to an open_clip model-config JSON
+    pretrained: str | None = None  # an open_clip pretrained tag (downloads the weights once, outside tests)
+    checkpoint: str | None = None  # a local checkpoint file
+    batch_size: int = 32
+    device: str = "auto"
+    init_seed: int = 0  # no weights given: a randomly initialised model seeded with this (offline default)
+    image_size: int | None = None
+    concurrency: int = 1  # embedding actors (one per GPU on a GPU cluster)
+
+
+@dataclass
+class ClusterConf:
+    min_size: int = 3
+    max_size: int = 6
+
+
+@dataclass
+class BalanceConf:
+    """Target shares of the final set per axis (name -> weight, normalised; empty: uniform over the axis)."""
+
+    flow: dict[str, float] = field(default_factory=dict)
+    arrival: dict[str, float] = field(default_factory=dict)
+    challenge: dict[str, float] = field(default_factory=dict)
+
+    def shares(self, axis: str) -> dict[str, float]:
+        names = {"flow": FLOWS, "arrival": ARRIVALS, "challenge": CHALLENGES}[axis]
+        given: dict[str, float] = dict(getattr(self, axis))
+        weights = {n: float(given.get(n, 0.0 if given else 1.0)) for n in names}
+        total = sum(weights.values())
+        return {n: w / total for n, w in weights.items()} if total > 0 else {n: 1 / len(names) for n in names}
+
+
+@dataclass
+class StageModels:
+    """Per-stage model overrides (null: the top-level ``model``)."""
+
+    associate: ModelConf | None = None
+    viability: ModelConf | None = None
+    expand: ModelConf | None = None
+    entities: ModelConf | None = None
+    critique: ModelConf | None = None
+
+
+@dataclass
+class OracleConf:
+    """The solvability check (paper §5.1): an oracle plays every selected scenario through the runner."""
+
+    agent: str = "auto"  # auto: the reference-solution oracle for procedural, "informed" (an LLM) for llm
+    judge: str = "auto"  # auto: static for procedural, the stage model as agent judge for llm
+    min_f1: float = 0.9
+    reserve: float = 0.5  # oracle-check this share more than n_scenarios, to replace failures
+    interface: str = "tool_use"
+
+
+@dataclass
+class RayConf:
+    address: str | None = None  # null: a local Ray; "auto" or ray://... for a cluster
+    num_cpus: int | None = None
+
+
+@dataclass
+class GenerateConfig:
+    n_scenarios: int = 8
+    seed: int = 0
+    backend: BackendKind = BackendKind.procedural
+    source: SourceConf = field(default_factory=SourceConf)
+    model: ModelConf | None = None  # the default model of every model-backed stage (backend=llm)
+    models: StageModels = field(default_factory=StageModels)
+    structured_outputs: bool = False  # send a JSON schema as response_format (servers that support it)
+    max_repairs: int = 2  # repair retries of a malformed or invalid model output
+    entity_repairs: int = 2  # stage 5: regenerate with the validation errors fed back, at most this often
+    concurrency: int = 64  # items in flight per model-backed stage
+    clip: ClipConf = field(default_factory=ClipConf)
+    cluster: ClusterConf = field(default_factory=ClusterConf)
+    balance: BalanceConf = field(default_factory=BalanceConf)
+    rounds_min: int = 2
+    rounds_max: int = 5
+    oracle: OracleConf = field(default_factory=OracleConf)
+    logging: LoggingConf = field(default_factory=LoggingConf)
+    ray: RayConf = field(default_factory=RayConf)
+    response_cache_dir: str | None = None  # null: <run dir>/cache
+    progress: bool = True
+    serve: Any = field(default_factory=lambda: {"kind": "none", "api_base": None})
+
+    def stage_model(self, stage: str) -> ModelConf | None:
+        """The model a stage uses: its own entry, else the top-level ``model``."""
+        return getattr(self.models, stage) or self.model
+
+    def problems(self) -> list[str]:
+        """Impossible settings, each naming its key."""
+        out = []
+        if self.n_scenarios < 1:
+            out.append(f"n_scenarios must be >= 1 (got {self.n_scenarios})")
+        if not 2 <= self.rounds_min <= self.rounds_max <= 5:
+            out.append(f"rounds_min/rounds_max must satisfy 2 <= min <= max <= 5 (got {self.rounds_min}, "
+                       f"{self.rounds_max})")
+        if not 2 <= self.cluster.min_size <= self.cluster.max_size:
+            out.append(f"cluster.min_size/max_size must satisfy 2 <= min <= max (got {self.cluster.min_size}, "
+                       f"{self.cluster.max_size})")
+        if self.cluster.max_size > 6:
+            out.append(f"cluster.max_size must be <= 6: a scenario holds at most 6 images (got {self.cluster.max_size})")
+        if self.source.kind is not SourceKind.procedural and not self.source.path:
+            out.append(f"source.path is required for source.kind={self.source.kind.value}")
+        if self.concurrency < 1:
+            out.append(f"concurrency must be >= 1 (got {self.concurrency})")
+        if self.max_repairs < 0 or self.entity_repairs < 0:
+            out.append("max_repairs and entity_repairs must be >= 0")
+        if not 0.0 <= self.oracle.min_f1 <= 1.0:
+            out.append(f"oracle.min_f1 must be within [0, 1] (got {self.oracle.min_f1})")
+        if self.backend is BackendKind.llm:
+            for stage in MODEL_STAGES:
+                m = self.stage_model(stage)
+                if m is None or not m.model:
+                    out.append(f"backend=llm needs a model for stage {stage}: set model=<entry> (conf/model/) or "
+                               f"models.{stage}.model=<litellm id>")
+                elif m.kind != "llm":
+                    out.append(f"models.{stage} (or model) must be an LLM entry (kind llm), got kind {m.kind!r}")
+        for axis in ("flow", "arrival", "challenge"):
+            names = {"flow": FLOWS, "arrival": ARRIVALS, "challenge": CHALLENGES}[axis]
+            for key, value in getattr(self.balance, axis).items():
+                if key not in names:
+                    out.append(f"balance.{axis}.{key}: unknown {axis} (choose from {', '.join(names)})")
+                elif value < 0:
+                    out.append(f"balance.{axis}.{key} must be >= 0 (got {value})")
+        return out
+
+
+def register_generate_configs() -> None:
+    """Register the schema in Hydra's ConfigStore (idempotent); the run app's resolvers come with it."""
+    import mmtsb.config.schema  # noqa: F401  (registers mmtsb.slug and the serving resolvers)
+
+    ConfigStore.instance().store(name=GENERATE_SCHEMA, node=GenerateConfig)

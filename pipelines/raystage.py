@@ -1,0 +1,83 @@
+"""Run one model-backed stage over its items on Ray Data, streaming finished rows to the stage's table.
+
+Each stage is ``map_batches`` with an actor class (:class:`StageActor`): the actor holds the backend (its model
+clients live as long as the actor) and runs a batch's items concurrently on its event loop; Ray Data runs
+several batches per actor at once (async UDFs), so ``concurrency`` items are in flight per stage. The driver
+consumes the output stream and writes every batch as a durable part as soon as it arrives (see
+:mod:`pipelines.store`): a killed run loses at most the batches in flight, and the rerun skips what is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from pipelines.store import StageStore
+
+__all__ = ["ASYNC_BATCHES_PER_ACTOR", "StageActor", "StageTask", "run_stage"]
+
+#: an async task of a stage: (backend, item payload) -> the item's row
+StageTask = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+#: batches Ray Data runs at once in one actor with an async ``__call__`` (its default for batch UDFs)
+ASYNC_BATCHES_PER_ACTOR = 4
+
+
+class StageActor:
+    """The actor of one stage: ``task(backend, payload)`` for every row of a batch, all at once."""
+
+    def __init__(self, backend: Any, task: StageTask) -> None:
+        self.backend = backend
+        self.task = task
+
+    async def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        payloads = [json.loads(p) for p in batch["payload"]]
+        rows = await asyncio.gather(*(self._one(p) for p in payloads))
+        return {"key": batch["key"], "row": np.array([json.dumps(r, default=str) for r in rows], dtype=object)}
+
+    async def _one(self, payload: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return await self.task(self.backend, payload)
+        except Exception as exc:  # a bug or an unexpected failure: recorded against the item, never lost work
+            return {"__error__": f"{type(exc).__name__}: {exc}"}
+
+
+def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], task: StageTask, backend: Any, *,
+              concurrency: int, actors: int = 1, on_rows: Callable[[int], None] | None = None,
+              error_row: Callable[[str, dict[str, Any], str], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Run ``task`` for each (key, payload) of ``items`` not yet in ``store``; returns every row of the stage,
+    in the order of ``items``. A task that raises gives ``error_row(key, payload, message)`` (a rejected row)."""
+    import ray
+
+    if store.complete:
+        return store.rows()
+    done = store.done_keys()
+    todo = [(k, p) for k, p in items if k not in done]
+    if on_rows is not None and done:
+        on_rows(len(done))
+    if todo:
+        per_actor = max(1, math.ceil(concurrency / max(1, actors)))
+        batch_size = max(1, math.ceil(per_actor / ASYNC_BATCHES_PER_ACTOR))
+        ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
+                                 override_num_blocks=max(1, math.ceil(len(todo) / batch_size)))
+        ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task},
+                            batch_size=batch_size, batch_format="numpy", concurrency=actors, num_cpus=0)
+        payload_of = dict(todo)
+        for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
+            rows = []
+            for key, raw in zip(batch["key"], batch["row"]):
+                row = json.loads(raw)
+                if "__error__" in row:
+                    if error_row is None:
+                        raise RuntimeError(f"stage {store.name}: item {key}: {row['__error__']}")
+                    row = error_row(str(key), payload_of[str(key)], row["__error__"])
+                rows.append(row)
+            store.append(rows)
+            if on_rows is not None:
+                on_rows(len(rows))
+    return store.finish(order=[k for k, _ in items])

@@ -1,0 +1,87 @@
+"""Stage tables: ``stages/<n>_<name>.parquet``, one row per item, written so that a killed run resumes.
+
+While a stage runs, every finished batch of rows is written at once as its own part file
+(``stages/<n>_<name>.parts/part-<k>.parquet``, written to a temporary name and renamed, so a part is either
+whole or absent, even after ``kill -9``). A rerun skips the items whose ids are in the parts. When the stage
+ends, the parts are merged into the stage's one Parquet file (again atomically) and removed; a stage whose
+file exists is complete and is not run again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+__all__ = ["StageStore"]
+
+
+def _write_atomic(table: pa.Table, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def _table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.Table.from_pylist(rows)
+
+
+class StageStore:
+    """The rows of one stage: ``key`` names the id column (``image_id``, ``cluster_id``, ...)."""
+
+    def __init__(self, stages_dir: Path, number: int, name: str, key: str) -> None:
+        self.number, self.name, self.key = number, name, key
+        self.path = stages_dir / f"{number}_{name}.parquet"
+        self.parts_dir = stages_dir / f"{number}_{name}.parts"
+
+    @property
+    def complete(self) -> bool:
+        return self.path.exists()
+
+    def _part_files(self) -> list[Path]:
+        return sorted(self.parts_dir.glob("part-*.parquet")) if self.parts_dir.exists() else []
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every row written so far (the final file, or the parts of an unfinished stage)."""
+        files = [self.path] if self.complete else self._part_files()
+        if not files:
+            return []
+        tables = [pq.read_table(f) for f in files]
+        return pa.concat_tables(tables, promote_options="permissive").to_pylist()
+
+    def done_keys(self) -> set[str]:
+        return {r[self.key] for r in self.rows()}
+
+    def append(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Write ``rows`` as one new part (durable when this returns)."""
+        rows = list(rows)
+        if not rows:
+            return
+        self.parts_dir.mkdir(parents=True, exist_ok=True)
+        k = len(self._part_files())
+        path = self.parts_dir / f"part-{k:06d}.parquet"
+        while path.exists():
+            k += 1
+            path = self.parts_dir / f"part-{k:06d}.parquet"
+        _write_atomic(_table(rows), path)
+
+    def finish(self, order: list[str] | None = None) -> list[dict[str, Any]]:
+        """Merge the parts into the stage file (rows in ``order`` of their keys when given) and return the rows."""
+        rows = self.rows()
+        if self.complete:
+            return rows
+        if order is not None:
+            rank = {k: i for i, k in enumerate(order)}
+            rows.sort(key=lambda r: rank.get(r[self.key], len(rank)))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        table = _table(rows) if rows else pa.table({self.key: pa.array([], pa.string())})
+        _write_atomic(table, self.path)
+        for f in self._part_files():
+            f.unlink()
+        if self.parts_dir.exists():
+            self.parts_dir.rmdir()
+        return rows
