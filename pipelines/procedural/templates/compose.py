@@ -1,0 +1,296 @@
+"""Turn a recipe's :class:`~pipelines.procedural.templates.base.Plan` into a scenario draft and entity set: the
+rounds of the outline's arrival pattern, the challenge, the running outcome (entities made as their images
+arrive, updated as more do), the reference solution that really reaches the expected state, and its specs."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from mmtsb.authoring.model import known_user
+from pipelines.backends.base import GroupContext
+from pipelines.items import DraftRound, EntitySet, Outline, ScenarioDraft, SolutionStep
+from pipelines.procedural.families import ImageFamily
+from pipelines.procedural.templates.base import Material, Plan, ordinal
+from pipelines.procedural.templates.entities import (
+    DELETABLE, SEEDABLE, SENDABLE, Entity, Seed, create_specs, create_steps, delete_steps, find_steps, seed_row,
+    update_spec, update_steps,
+)
+from pipelines.procedural.templates.rounds import deliveries, images_phrase, which
+
+__all__ = ["FRIENDS", "USERS", "compose", "material_of", "stale_seed"]
+
+#: main users (base people with known identities) and who they are
+USERS = {50: "an office manager who keeps the team's paperwork in order",
+         105: "a consultant who travels for conferences", 8: "a homeowner who tracks household costs",
+         13: "a community organiser who plans outings with friends"}
+#: base contacts every main user has (id, first, last, email)
+FRIENDS = [(55, "Glen", "Moore", "gl.moore@gmail.com"), (98, "Sarah", "Ritter", "saritt@gmail.com"),
+           (66, "Marcus", "Smith", "ma_smith@gmail.com"), (22, "Jessica", "Miller", "jes.mill@gmail.com")]
+_NO_VALUES = "Do not state any name, date, time or amount shown on the images yourself; the assistant must read them."
+
+
+def material_of(outline: Outline, ctx: GroupContext, family: ImageFamily) -> Material:
+    """The recipe input for ``outline``: the images in the outline's order, its rng, a main user and a friend."""
+    by_id = {im.image_id: im for im in ctx.images}
+    items = [(k + 1, by_id[i].truth["content"]) for k, i in enumerate(outline.image_ids)]
+    rng = random.Random(outline.seed)
+    user = known_user(sorted(USERS)[outline.seed % len(USERS)])
+    return Material(items, family, rng, user, rng.choice([f for f in FRIENDS if f[0] != user.id]))
+
+
+def stale_seed(e: Entity) -> tuple[Seed, str]:
+    """An out-of-date version of ``e`` to seed (state mutation) and the user's words about it."""
+    f = e.fields
+    if e.kind == "note":
+        return (Seed("note", {"title": f["title"], "content": "(to be filled in)"}, 3300, e.key, f["title"]),
+                f"I already started a note titled '{f['title']}'; update it instead of making a new one.")
+    if e.kind == "event":
+        title = "Hold - plans TBD"
+        return (Seed("event", {"title": title, "start": "2026-04-18T12:00:00", "end": "2026-04-18T13:00:00"},
+                     "calendar_events_calendar_event_150", e.key, title),
+                f"There's a placeholder event '{title}' on my calendar: turn it into {e.label} instead of creating "
+                "a new event.")
+    if e.kind == "reminder":
+        text = "Reminder - details TBD"
+        return (Seed("reminder", {"content": text, "when": "2026-04-18T09:00:00"}, "reminder_150", e.key, text),
+                f"I have a placeholder reminder '{text}': change it into {e.label} rather than adding a new one.")
+    if e.kind == "contact":
+        old = {**f, "email": f"{f['first']}.{f['last']}@oldmail.example".lower().replace("'", ""),
+               "phone": "(555) 010-0199"}
+        return (Seed("contact", old, 260, e.key, f"{f['first']} {f['last']}"),
+                f"{e.label[0].upper() + e.label[1:]} is already in my contacts with old details; update that contact "
+                "rather than adding a new one.")
+    raise ValueError(f"a {e.kind} cannot be seeded")
+
+
+@dataclass
+class _Round:
+    provide: list[int]
+    query: list[str] = field(default_factory=list)
+    instructions: list[str] = field(default_factory=list)
+    steps: list[SolutionStep] = field(default_factory=list)
+    reply: list[str] = field(default_factory=list)
+
+
+class _World:
+    """The running state of the reference solution: which entities exist, under which ``$`` reference."""
+
+    def __init__(self, seeds: dict[str, Seed]) -> None:
+        self.seeds = seeds
+        self.live: dict[str, Entity] = {}
+        self.refs: dict[str, str] = {}
+        self.saved: set[str] = set()
+
+    def _emit(self, r: _Round, steps: list[SolutionStep]) -> None:
+        for s in steps:
+            if s.save_as and s.save_as in self.saved and s.tool in ("search_calendars", "contacts_search_contacts",
+                                                                    "search_calendar_events"):
+                continue  # a shared lookup already made (the Personal calendar, a contact's email)
+            if s.save_as:
+                self.saved.add(s.save_as)
+            r.steps.append(s)
+
+    def apply(self, r: _Round, target: list[Entity]) -> None:
+        """Steps making the live entities equal ``target`` (create, find-and-update a seed, update, delete)."""
+        keys = [e.key for e in target]
+        for e in target:
+            old = self.live.get(e.key)
+            if old is not None and old.fields == e.fields:
+                continue
+            if old is not None and e.kind in SENDABLE:
+                raise ValueError(f"{e.key}: a sent {e.kind} cannot change")
+            if old is None:
+                for tool, args, save in e.lookups:
+                    self._emit(r, [SolutionStep(tool=tool, arguments=dict(args), save_as=save)])
+            if old is None and e.key in self.seeds:
+                steps, ref = find_steps(self.seeds[e.key], f"{e.key}_hits")
+                self._emit(r, steps)
+                self.refs[e.key] = ref
+                self._emit(r, update_steps(e, ref))
+                r.reply.append(f"I found and updated {e.label}.")
+            elif old is None:
+                steps, ref = create_steps(e, e.key)
+                self._emit(r, steps)
+                if ref:
+                    self.refs[e.key] = ref
+                r.reply.append(f"I {'sent' if e.kind in SENDABLE else 'created'} {e.label}.")
+            else:
+                self._emit(r, update_steps(e, self.refs[e.key]))
+                r.reply.append(f"I updated {e.label}.")
+            self.live[e.key] = e
+        for key in [k for k in self.live if k not in keys and k not in self.seeds and self.live[k].kind in DELETABLE]:
+            self.drop(r, key)
+
+    def drop(self, r: _Round, key: str) -> None:
+        e = self.live.pop(key)
+        self._emit(r, delete_steps(e.kind, self.refs.pop(key)))
+        r.reply.append(f"I deleted {e.label}.")
+
+    def describe(self, e: Entity) -> str:
+        f = e.fields
+        return {"note": lambda: f"'{f['title']}': {f.get('content', '')}",
+                "event": lambda: f"'{f['title']}' from {f['start']} to {f['end']}",
+                "reminder": lambda: f"'{f['content']}' at {f['when']}",
+                "contact": lambda: f"{f['first']} {f['last']}, {f['email']}, {f['phone']}"}.get(e.kind, lambda: "")()
+
+
+def _read_back(e: Entity, ref: str | None) -> list[SolutionStep]:
+    """A read-only look at ``e`` (the check follow-up)."""
+    f = e.fields
+    if e.kind == "note" and ref:
+        return [SolutionStep(tool="simple_note_show_note", arguments={"note_id": ref})]
+    if e.kind == "event":
+        return [SolutionStep(tool="search_calendar_events", arguments={"title": f["title"]})]
+    if e.kind == "reminder":
+        return [SolutionStep(tool="search_reminder", arguments={"content": f["content"]})]
+    if e.kind == "contact":
+        return [SolutionStep(tool="contacts_search_contacts", arguments={"query": f"{f['first']} {f['last']}"})]
+    return []
+
+
+def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, EntitySet]:
+    """The draft and entity set of ``outline`` following ``plan``."""
+    rng, noun, n = m.rng, m.family.noun, len(m.items)
+    plan_rounds = deliveries(n, outline.n_rounds, outline.arrival, rng)
+    rounds = [_Round(list(p)) for p in plan_rounds]
+    seeds = {s.key: s for s in plan.seeds if s.key}
+    criteria_extra: list[str] = []
+    mutation_text = None
+    if outline.challenge == "state_mutation":
+        final = [e for e in plan.goal.outcome(m.items, True) if e.kind in SEEDABLE and e.key not in seeds]
+        if not final:
+            raise ValueError("state_mutation needs an entity that can be seeded")
+        seed, mutation_text = stale_seed(final[0])
+        seeds[seed.key] = seed
+        criteria_extra.append(f"The existing {seed.kind} ('{seed.find_text}') must be updated, not duplicated.")
+    world = _World(seeds)
+    goal, pivot_at, delivered, mutation_said = plan.goal, None, 0, False
+    first_effect = None
+    for i, r in enumerate(rounds):
+        is_last = i == len(rounds) - 1
+        if outline.challenge == "goal_change" and pivot_at is None and first_effect is not None and i > first_effect:
+            pivot_at, old = i, [e for e in world.live.values() if e.key not in world.seeds]
+            r.query.append(f"Change of plan: forget my first request and delete what you made for it. Instead, "
+                           f"{plan.pivot.ask}.")
+            r.instructions.append(f"Change your mind: ask the assistant to delete everything it made for your first "
+                                  f"request ({', '.join(e.label for e in old)}) and to {plan.pivot.ask} instead.")
+            for e in old:
+                world.drop(r, e.key)
+            goal = plan.pivot
+        if r.provide:
+            r.query.append(images_phrase(r.provide, noun, delivered == 0))
+            r.instructions.append(f"Send {which(r.provide, noun)}.")
+            if i == 0:
+                r.query.append(goal.ask[0].upper() + goal.ask[1:] + ".")
+                r.instructions.append(f"Ask the assistant to {goal.ask}.")
+            elif delivered == 0:
+                r.query.append("Go ahead as I described.")
+                r.instructions.append(f"Remind the assistant that you want it to {goal.ask}.")
+            elif pivot_at != i:
+                r.query.append(f"Same as before for {'this one' if len(r.provide) == 1 else 'these'}.")
+                r.instructions.append("Ask for the same treatment of the new images as before.")
+            mis = plan.misstatement
+            if outline.challenge == "error_correction" and mis and mis.image in r.provide:
+                r.query.append(f"By the way, I think the {mis.what} on the {ordinal(mis.image)} {noun} is "
+                               f"{mis.wrong}.")
+                r.instructions.append(f"You believe the {mis.what} on the {ordinal(mis.image)} {noun} is {mis.wrong}"
+                                      f" (you are wrong). If the assistant says the {noun} shows something else, accept"
+                                      f" its correction and let it use the value on the {noun}.")
+                r.reply.append(f"Note: the {mis.what} on the {ordinal(mis.image)} {noun} is {mis.right}, not "
+                               f"{mis.wrong}; I used {mis.right}.")
+                criteria_extra.append(f"The {mis.what} of {noun} {mis.image} is {mis.right} (the user first said "
+                                      f"{mis.wrong}; the image wins).")
+            delivered += len(r.provide)
+        elif i == 0:
+            r.query.append(f"I'm going to send you some {noun}s in a moment. When they arrive, {goal.ask}.")
+            r.instructions.append(f"Explain that you will send {noun}s and that you want the assistant to "
+                                  f"{goal.ask}. Do not send any image yet.")
+            r.reply.append(f"Sure, send the {noun}s whenever you are ready.")
+        if delivered and (r.provide or pivot_at == i):
+            target = goal.outcome(m.items[:delivered], delivered == n)
+            if outline.challenge == "goal_change" and pivot_at is None:
+                target = [e for e in target if e.kind not in SENDABLE]  # a first goal must stay undoable
+            if mutation_text and not mutation_said and any(e.key in seeds for e in target):
+                r.query.append(mutation_text)
+                r.instructions.append(mutation_text.replace("I ", "you ").replace("my ", "your "))
+                mutation_said = True
+            world.apply(r, target)
+            if target and first_effect is None:
+                first_effect = i
+        elif i > 0 and pivot_at != i:
+            _follow_up(r, world, goal, m, plan, delivered == n, outline, criteria_extra, pivot_at)
+        r.instructions.append(_NO_VALUES)
+        r.instructions.append("End the conversation once it is done." if is_last else
+                              "Once the assistant confirms, move on to the next round.")
+        if not r.reply:
+            r.reply.append("Done.")
+        if not r.query:
+            r.query.append("Anything else I should know about what you just did?")
+    if outline.challenge == "goal_change" and pivot_at is None:
+        raise ValueError("goal_change: no round after the first results to change the goal in")
+    return _finish(m, plan, rounds, world, goal, criteria_extra, pivot_at)
+
+
+def _follow_up(r: _Round, world: _World, goal: Any, m: Material, plan: Plan, all_in: bool, outline: Outline,
+               criteria_extra: list[str], pivot_at: int | None) -> None:
+    """A round without new images: share the result by email once every image is in, else read it back."""
+    fid, first, last, _ = m.friend
+    shareable = all_in and goal.share is not None and not (outline.challenge == "goal_change" and pivot_at is None)
+    if shareable and "shared" not in world.saved:
+        world.saved.add("shared")
+        subject = plan.title
+        body = f"Hi {first},\n\n{goal.share(m.items)}\n\nBest,\n{m.user.first}"
+        e = Entity("shared_email", "email", {"addresses": ["$friend.0.email"], "recipient_ids": [fid],
+                                             "subject": subject, "body": body}, f"the summary email to {first} {last}",
+                   (("contacts_search_contacts", {"query": f"{first} {last}"}, "friend"),))
+        r.query.append(f"Please email {first} {last} a short summary of the result, with the subject '{subject}'.")
+        r.instructions.append(f"Ask the assistant to email {first} {last} (one of your contacts) a short summary of "
+                              f"the result with the subject '{subject}'.")
+        world.apply(r, [*world.live.values(), e])
+        criteria_extra.append(f"An email with the subject '{subject}' must be sent to {first} {last} saying: "
+                              f"{goal.share(m.items)}")
+        return
+    main = next((e for e in world.live.values() if e.kind not in SENDABLE), None)
+    if main is None or "checked" in world.saved:
+        r.query.append("Thanks. Is everything from the images taken care of?")
+        r.instructions.append("Ask whether everything is taken care of.")
+        r.reply.append("Yes, everything from the images is done.")
+        return
+    world.saved.add("checked")
+    r.query.append(f"Can you show me {main.label} once more so I can check it?")
+    r.instructions.append(f"Ask the assistant to show you {main.label} again, and check that it looks complete.")
+    r.steps.extend(_read_back(main, world.refs.get(main.key)))
+    r.reply.append(f"Here it is: {world.describe(main)}.")
+
+
+def _finish(m: Material, plan: Plan, rounds: list[_Round], world: _World, goal: Any, criteria_extra: list[str],
+            pivot_at: int | None) -> tuple[ScenarioDraft, EntitySet]:
+    uid = m.user.id
+    specs: list[dict[str, Any]] = []
+    for e in world.live.values():
+        specs += [update_spec(e, world.seeds[e.key])] if e.key in world.seeds else create_specs(e, uid)
+    if not specs:
+        raise ValueError("the outcome is empty: nothing for the agent to do")
+    appworld: dict[str, list[dict[str, Any]]] = {k: [dict(r) for r in v] for k, v in plan.rows.items()}
+    agentsandbox: dict[str, list[dict[str, Any]]] = {}
+    for seed in [*plan.seeds, *(s for s in world.seeds.values() if s not in plan.seeds)]:
+        where, key, row = seed_row(seed, uid)
+        (appworld if where == "appworld" else agentsandbox).setdefault(key, []).append(row)
+    criteria = goal.criteria(m.items)
+    if pivot_at is not None:
+        criteria += (f" The user first asked to {plan.goal.ask}, then changed their mind in round {pivot_at + 1}: "
+                     "nothing made for the first request may remain.")
+    criteria = " ".join([criteria, *criteria_extra])
+    draft = ScenarioDraft(
+        title=plan.title, description=plan.description, persona=USERS[uid], user_id=uid, goal=criteria,
+        rounds=[DraftRound(provide=r.provide, query=" ".join(r.query), instructions=" ".join(r.instructions))
+                for r in rounds],
+        preexisting=list(plan.preexisting) + [f"{s.kind} '{s.find_text}'" for s in world.seeds.values()
+                                              if s not in plan.seeds],
+        criteria=criteria)
+    entity_set = EntitySet(appworld_entities=appworld, agentsandbox_entities=agentsandbox, entity_diff_specs=specs,
+                           solution=[r.steps for r in rounds], replies=[" ".join(r.reply) for r in rounds])
+    return draft, entity_set
+
