@@ -1,0 +1,175 @@
+"""What the generation pipeline's non-LLM stages cost on this machine: CLIP embedding and stage-2 grouping.
+
+Figures (each a function in ``FIGURES``; their dicts are merged into the JSON line):
+
+1. ``clip``: CLIP image-embedding throughput (images/s) of ``ClipEmbedder.embed``, on CPU, for the default
+   ViT-B-32 (randomly initialised: same cost as trained weights) at batch 32 over ``--images`` drawn 224x224 PNGs,
+   and for the tiny test config (``pipelines/clip_configs/tiny-vit.json``). Included: PNG decode, RGB conversion,
+   open_clip preprocessing, the forward pass, normalisation. Left out: drawing and writing the images, building the
+   model (``*_load_s`` reports it) and a warm-up batch; Ray (no actor start-up, no data transfer).
+2. ``clustering``: wall time of ``group_embeddings`` (FAISS tree + greedy) beside ``brute_force_groups`` (exact
+   all-pairs) on synthetic unit embeddings (dim 512, ``--centres`` Gaussian blobs, one domain), for each
+   ``--sizes`` n, and the cost growth per 10x n. Brute force is run only up to ``--brute-max`` (its n x n float32
+   matrix is 1.6 GB at 20k). Left out: generating the embeddings, importing FAISS (an untimed warm-up call). ``same_groups`` is the fraction of the brute-force
+   groups the FAISS path found identically.
+
+The figures run one after another in one process (the clustering one after torch has run, with its threads);
+``--figures clustering`` measures one alone. On a shared machine the times follow its load (``machine.load_avg_1m``).
+
+To add a figure (e.g. an ``llm_stage``), write ``def figure(args) -> dict`` and add it to ``FIGURES``.
+
+Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000] [--figures clip,clustering] [--json]
+Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
+"clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
+"machine"}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipelines.cluster import brute_force_groups, group_embeddings  # noqa: E402
+from pipelines.embed import TINY_CONFIG, ClipEmbedder, ClipSettings  # noqa: E402
+
+
+def draw_images(folder: Path, n: int, size: int = 224, seed: int = 0) -> list[str]:
+    """``n`` PNGs of random rectangles and ellipses on a random background (varied, so decode cost is real)."""
+    from PIL import Image, ImageDraw
+
+    rng = np.random.default_rng(seed)
+    paths = []
+    for i in range(n):
+        im = Image.new("RGB", (size, size), tuple(int(c) for c in rng.integers(0, 256, 3)))
+        draw = ImageDraw.Draw(im)
+        for _ in range(8):
+            x0, y0 = (int(v) for v in rng.integers(0, size - 20, 2))
+            box = (x0, y0, x0 + int(rng.integers(10, size // 2)), y0 + int(rng.integers(10, size // 2)))
+            fill = tuple(int(c) for c in rng.integers(0, 256, 3))
+            (draw.rectangle if rng.random() < 0.5 else draw.ellipse)(box, fill=fill)
+        path = folder / f"bench_{i:04d}.png"
+        im.save(path)
+        paths.append(str(path))
+    return paths
+
+
+def clip_rate(settings: ClipSettings, paths: list[str]) -> tuple[float, float]:
+    """(images/s over ``paths`` after one warm-up batch, seconds to build the model)."""
+    t0 = time.perf_counter()
+    embedder = ClipEmbedder(settings)
+    load_s = time.perf_counter() - t0
+    embedder.embed(paths[:settings.batch_size])  # warm-up: first-call allocations, lazy init
+    t0 = time.perf_counter()
+    embedder.embed(paths)
+    return len(paths) / (time.perf_counter() - t0), load_s
+
+
+def clip_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """CLIP throughput, default ViT-B-32 and the tiny config, on CPU."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = draw_images(Path(tmp), args.images)
+        rate, load_s = clip_rate(ClipSettings(batch_size=32, device="cpu"), paths)
+        print(f"clip ViT-B-32 (random init, batch 32, {len(paths)} 224x224 PNGs): {rate:.1f} images/s "
+              f"(model built in {load_s:.1f} s)")
+        tiny_rate, tiny_load_s = clip_rate(ClipSettings(model=TINY_CONFIG, batch_size=32, device="cpu"), paths)
+        print(f"clip tiny-vit (32x32 input, batch 32): {tiny_rate:.1f} images/s (built in {tiny_load_s:.2f} s)")
+    return {"clip_images_per_s": round(rate, 1), "clip_load_s": round(load_s, 2),
+            "clip_tiny_images_per_s": round(tiny_rate, 1), "clip_tiny_load_s": round(tiny_load_s, 3)}
+
+
+def blob_embeddings(n: int, centres: int, d: int = 512, noise: float = 0.5, seed: int = 0) -> np.ndarray:
+    """``n`` unit vectors around ``centres`` random unit centres (intra-blob cosine ~0.8, across ~0)."""
+    rng = np.random.default_rng(seed)
+    c = rng.standard_normal((centres, d)).astype(np.float32)
+    c /= np.linalg.norm(c, axis=1, keepdims=True)
+    x = c[rng.integers(0, centres, n)] + (noise / np.sqrt(d)) * rng.standard_normal((n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def clustering_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """Grouping wall time, FAISS path vs brute force, per n; growth per 10x n."""
+    warm = blob_embeddings(64, 4)
+    group_embeddings(warm, [str(i) for i in range(64)], ["d"] * 64)  # untimed: imports FAISS
+    rows: list[dict[str, Any]] = []
+    for n in args.sizes:
+        x = blob_embeddings(n, args.centres)
+        ids, domains = [f"img-{i:06d}" for i in range(n)], ["shopping"] * n
+        t0 = time.perf_counter()
+        groups, left = group_embeddings(x, ids, domains)
+        row: dict[str, Any] = {"n": n, "faiss_s": round(time.perf_counter() - t0, 3), "brute_s": None,
+                               "same_groups": None, "groups": len(groups), "left_out": len(left)}
+        if n <= args.brute_max:
+            t0 = time.perf_counter()
+            slow, _ = brute_force_groups(x, ids, domains)
+            row["brute_s"] = round(time.perf_counter() - t0, 3)
+            same = {frozenset(g.image_ids) for g in groups} & {frozenset(g.image_ids) for g in slow}
+            row["same_groups"] = round(len(same) / max(len(slow), 1), 3)
+            print(f"clustering n={n}: faiss {row['faiss_s']:.2f} s, brute force {row['brute_s']:.2f} s, "
+                  f"{len(groups)} groups, {len(left)} left out, {row['same_groups']:.1%} groups identical")
+        else:
+            print(f"clustering n={n}: faiss {row['faiss_s']:.2f} s, {len(groups)} groups, {len(left)} left out; "
+                  f"brute force not run (n > --brute-max {args.brute_max}: its n x n float32 similarity matrix "
+                  f"alone would take {4 * n * n / 2**30:.0f} GiB)")
+        rows.append(row)
+    growth = _growth(rows)
+    for key, steps in growth.items():
+        print(f"cost growth per 10x n ({key}): " + ", ".join(f"{a}->{b}: x{g}" for a, b, g in steps))
+    return {"clustering": rows, "clustering_growth_per_10x": growth}
+
+
+def _growth(rows: list[dict[str, Any]]) -> dict[str, list[tuple[int, int, float]]]:
+    """For each timing key, (n, 10n, time ratio) for consecutive sizes that differ by 10x."""
+    out: dict[str, list[tuple[int, int, float]]] = {"faiss_s": [], "brute_s": []}
+    for a, b in zip(rows, rows[1:]):
+        if b["n"] != 10 * a["n"]:
+            continue
+        for key in out:
+            if a[key] and b[key]:
+                out[key].append((a["n"], b["n"], round(b[key] / a[key], 1)))
+    return out
+
+
+def machine() -> dict[str, Any]:
+    import faiss
+    import torch
+
+    return {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+            "faiss_threads": faiss.omp_get_max_threads(), "load_avg_1m": round(os.getloadavg()[0], 2)}
+
+
+FIGURES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "clip": clip_figure,
+    "clustering": clustering_figure,
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--images", type=int, default=96, help="images for the CLIP throughput figure")
+    ap.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=[1000, 10000, 100000])
+    ap.add_argument("--centres", type=int, default=300, help="blob centres of the synthetic embeddings")
+    ap.add_argument("--brute-max", type=int, default=20000, help="largest n brute force is run for")
+    ap.add_argument("--figures", default=",".join(FIGURES), help=f"comma-separated, of {', '.join(FIGURES)}")
+    ap.add_argument("--json", action="store_true", help="print one JSON line last")
+    args = ap.parse_args()
+    result: dict[str, Any] = {}
+    for name in args.figures.split(","):
+        result.update(FIGURES[name](args))
+    result["machine"] = machine()
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
