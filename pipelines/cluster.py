@@ -71,6 +71,7 @@ def group_embeddings(embeddings: np.ndarray, image_ids: Sequence[str], domains: 
 def _group_partitioned(x: np.ndarray, image_ids: Sequence[str], domains: Sequence[str], min_size: int,
                        max_size: int, seed: int, partition_size: int, slack: float,
                        min_similarity: float | None) -> tuple[list[Group], list[str]]:
+    """``group_embeddings`` on prepared unit rows: per domain, tree leaves, greedy per leaf, then the pool pass."""
     rng = np.random.default_rng(seed)
     groups: list[Group] = []
     left: set[int] = set()
