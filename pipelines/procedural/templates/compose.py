@@ -217,7 +217,7 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
                 r.instructions.append(mutation_text.replace("I ", "you ").replace("my ", "your "))
                 mutation_said = True
             world.apply(r, target)
-            if target and first_effect is None:
+            if first_effect is None and any(k not in world.seeds for k in world.live):
                 first_effect = i
         elif i > 0 and pivot_at != i:
             _follow_up(r, world, goal, m, plan, delivered == n, outline, criteria_extra, pivot_at)
