@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from pipelines.procedural.families.base import money
 from pipelines.procedural.templates.base import Goal, Item, Material, Plan, Recipe, RecipeTemplate, ordinal
+from pipelines.procedural.templates.entities import Entity
 from pipelines.procedural.templates.kit import misstate_start, misstate_total, note, start_of
 from pipelines.procedural.templates.rounds import count_word
 
@@ -65,9 +66,7 @@ def _events(m: Material) -> Plan:
                 misstatement=misstate_start(m.items, k, m.rng, m.family))
 
 
-def _reminder(key: str, content: str, when: str, k: int):
-    from pipelines.procedural.templates.entities import Entity
-
+def _reminder(key: str, content: str, when: str, k: int) -> Entity:
     return Entity(key, "reminder", {"content": content, "when": when}, f"the reminder for the {ordinal(k)} poster")
 
 

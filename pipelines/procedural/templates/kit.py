@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from mmtsb.authoring.rows import gmail_user, phone_user
-from pipelines.procedural.families.base import clock_time, long_date, money, short_date
+from pipelines.procedural.families.base import clock_time, money, short_date
 from pipelines.procedural.templates.base import Content, Item, Misstatement, ordinal, pick_money_error
 from pipelines.procedural.templates.entities import Entity
 
@@ -94,6 +94,3 @@ def misstate_email(items: list[Item], k: int, rng: random.Random, family: Any) -
     wrong = f"{local}@{rng.choice(['gmail.example', 'mailbox.example', 'corpmail.example'])}"
     return Misstatement(k, "email address", wrong, c["email"])
 
-
-def date_phrase(c: Content) -> str:
-    return long_date(c["date"])
