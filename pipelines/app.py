@@ -43,7 +43,7 @@ def settings_from(cfg: DictConfig) -> GenerateConfig:
 def _resolved(cfg: DictConfig) -> dict[str, Any]:
     from mmtsb.report.wandb_log import scrub
 
-    return scrub(OmegaConf.to_container(cfg, resolve=True))
+    return scrub(OmegaConf.to_container(cfg, resolve=True, enum_to_str=True))
 
 
 def run_job(cfg: DictConfig) -> dict[str, Any]:

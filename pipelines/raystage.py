@@ -66,7 +66,8 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
         ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
                                  override_num_blocks=max(1, math.ceil(len(todo) / batch_size)))
         ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task},
-                            batch_size=batch_size, batch_format="numpy", concurrency=actors, num_cpus=0)
+                            batch_size=batch_size, batch_format="numpy",
+                            compute=ray.data.ActorPoolStrategy(size=max(1, actors)), num_cpus=0)
         payload_of = dict(todo)
         for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
             rows = []

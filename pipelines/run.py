@@ -52,6 +52,8 @@ def _init_ray(cfg: GenerateConfig) -> bool:
     ray.init(address=cfg.ray.address, num_cpus=cfg.ray.num_cpus if not cfg.ray.address else None,
              include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING, namespace="mmtsb-generate",
              object_store_memory=None if cfg.ray.address else 256 * 1024 * 1024)
+    for noisy in ("ray.data", "faiss.loader"):  # per-dataset INFO lines; the pipeline prints its own progress
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False  # the pipeline shows its own progress per stage
     ctx.print_on_execution_start = False
@@ -223,7 +225,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
                 ctx = {"group": g.model_dump(), "images": [by_id[i].model_dump() for i in g.image_ids],
                        "verdicts": [verdicts[i].model_dump() for i in g.image_ids]}
                 items2.append((g.cluster_id, ctx))
-            with progress.stage("2 viability", len(items2)) as tick:
+            with progress.stage("2 viability", len(items2) or len(store.rows())) as tick:
                 rows2 = run_stage(store, items2, s2_cluster.viability_task, backend, concurrency=cfg.concurrency,
                                   on_rows=tick, error_row=_error_row("cluster_id"))
             grouped = sum(len(r["image_ids"] or []) for r in rows2)
