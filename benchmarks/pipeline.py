@@ -13,15 +13,26 @@ Figures (each a function in ``FIGURES``; their dicts are merged into the JSON li
    matrix is 1.6 GB at 20k). Left out: generating the embeddings, importing FAISS (an untimed warm-up call). ``same_groups`` is the fraction of the brute-force
    groups the FAISS path found identically.
 
+3. ``llm_stage``: concurrency efficiency of a model-backed stage (stage 1, image-tool association, through the
+   real ``run_stage`` on Ray Data with the ``llm`` backend) against the fake OpenAI server in its own process
+   answering every call after ``--latency`` seconds (2 s), for each of ``--llm-items`` image counts, all in flight
+   (``concurrency`` = the item count), per route to the server (``direct`` and litellm, ``fast``). Same
+   definition as the runner's end-to-end figure: ideal = the longest item's model calls x latency; measured =
+   from the first item's work starting in the stage actor to the last row durable in the stage's Parquet table.
+   The stage's start-up before that (Ray Data planning, the actor's start and its imports) is printed apart with
+   the efficiency it would give if counted. Left out: starting Ray and the fake server.
+
 The figures run one after another in one process (the clustering one after torch has run, with its threads);
 ``--figures clustering`` measures one alone. On a shared machine the times follow its load (``machine.load_avg_1m``).
 
 To add a figure (e.g. an ``llm_stage``), write ``def figure(args) -> dict`` and add it to ``FIGURES``.
 
-Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000] [--figures clip,clustering] [--json]
+Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000] [--figures clip,clustering,llm_stage]
+       [--llm-items 64,256] [--latency 2] [--routes direct,fast] [--json]
 Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
 "clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
-"machine"}.
+"llm_stage_efficiency" (direct route), "llm_stage": [{"route", "items", "ideal_s", "measured_s", "startup_s",
+"efficiency", "efficiency_with_startup"}], "machine"}. Target: llm_stage efficiency >= 0.9.
 """
 
 from __future__ import annotations
@@ -140,6 +151,80 @@ def _growth(rows: list[dict[str, Any]]) -> dict[str, list[tuple[int, int, float]
     return out
 
 
+VERDICT_REPLY = json.dumps({"actionable": True, "needs_visual_extraction": True, "needs_tool_call": True,
+                            "domains": ["simple_note"], "tools": [{"tool": "simple_note_create_note", "reason": "r"}],
+                            "facts": ["a fact"], "reason": "benchmark"})
+
+
+def _fake_server(latency: float, folder: Path) -> tuple[Any, str]:
+    import subprocess
+
+    script = folder / "replies.json"
+    script.write_text(json.dumps({"default": VERDICT_REPLY, "latency_s": latency}))
+    proc = subprocess.Popen([sys.executable, "-m", "mmtsb.testing.fake_llm", "--port", "0", "--script", str(script)],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    line = proc.stdout.readline() if proc.stdout else ""
+    if not line.startswith("FAKE_LLM_READY"):
+        proc.terminate()
+        raise RuntimeError(f"fake LLM server did not start: {line!r}")
+    return proc, line.split()[1]
+
+
+def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """Stage-1 concurrency efficiency on Ray Data against the fake server, per route."""
+    import pyarrow.parquet as pq
+    import ray
+
+    from mmtsb.protocol.model_settings import ModelSettings
+    from pipelines.backends.llm import LLMBackend
+    from pipelines.catalog import compact_catalog
+    from pipelines.items import SourceImage
+    from pipelines.raystage import run_stage
+    from pipelines.stages.s1_associate import associate_task
+    from pipelines.store import StageStore
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    rows_out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        paths = draw_images(folder, max(args.llm_items), size=64)
+        server, base_url = _fake_server(args.latency, folder)
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        try:
+            for n_items, route in [(n, r) for n in args.llm_items for r in args.routes.split(",")]:
+                images = [SourceImage(image_id=f"img-{i:05d}", path=p, dataset_type="bench")
+                          for i, p in enumerate(paths[:n_items])]
+                model = ModelSettings(model="openai/fake-model", api_base=base_url, compat_route=route, max_retries=2,
+                                      timeout_s=120, concurrency=n_items * 2)
+                backend = LLMBackend({s: model for s in ("associate", "viability", "expand", "entities", "critique")})
+                store = StageStore(folder / f"stages-{route}-{n_items}", 1, "associate", "image_id")
+                t0 = time.time()
+                run_stage(store, [(im.image_id, im.model_dump()) for im in images], associate_task, backend,
+                          concurrency=n_items, warmup=compact_catalog)
+                end = time.time()  # the stage's table is durable when run_stage returns
+                table = pq.read_table(store.path).to_pylist()
+                first = min(r["item_started_at"] for r in table)
+                ideal = max(int(r["calls"]) for r in table) * args.latency
+                measured, startup = end - first, first - t0
+                row = {"route": route, "items": len(table), "ideal_s": ideal, "measured_s": round(measured, 2),
+                       "startup_s": round(startup, 2), "efficiency": round(ideal / measured, 3),
+                       "efficiency_with_startup": round(ideal / (end - t0), 3),
+                       "passed": sum(bool(r["passed"]) for r in table)}
+                rows_out.append(row)
+                print(f"llm stage, route {route}: {row['items']} items in flight, measured {row['measured_s']} s "
+                      f"(first item started -> last row durable; +{row['startup_s']} s stage start-up), ideal "
+                      f"{ideal} s, efficiency {row['efficiency']} (target >= 0.9; {row['efficiency_with_startup']} "
+                      f"counting start-up); {row['passed']} verdicts accepted")
+        finally:
+            ray.shutdown()
+            server.terminate()
+            server.wait(timeout=10)
+    direct = next((r["efficiency"] for r in rows_out if r["route"] == "direct" and r["items"] == max(args.llm_items)),
+                  None)
+    return {"llm_stage_efficiency": direct, "llm_stage": rows_out}
+
+
 def machine() -> dict[str, Any]:
     import faiss
     import torch
@@ -151,6 +236,7 @@ def machine() -> dict[str, Any]:
 FIGURES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "clip": clip_figure,
     "clustering": clustering_figure,
+    "llm_stage": llm_stage_figure,
 }
 
 
@@ -160,6 +246,10 @@ def main() -> None:
     ap.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=[1000, 10000, 100000])
     ap.add_argument("--centres", type=int, default=300, help="blob centres of the synthetic embeddings")
     ap.add_argument("--brute-max", type=int, default=20000, help="largest n brute force is run for")
+    ap.add_argument("--llm-items", type=lambda s: [int(v) for v in s.split(",")], default=[64, 256],
+                    help="item counts of the LLM-stage figure (each run with all its items in flight)")
+    ap.add_argument("--latency", type=float, default=2.0, help="the fake server's latency (s)")
+    ap.add_argument("--routes", default="direct,fast", help="routes of the LLM-stage figure (direct, fast)")
     ap.add_argument("--figures", default=",".join(FIGURES), help=f"comma-separated, of {', '.join(FIGURES)}")
     ap.add_argument("--json", action="store_true", help="print one JSON line last")
     args = ap.parse_args()

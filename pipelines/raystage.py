@@ -1,8 +1,8 @@
 """Run one model-backed stage over its items on Ray Data, streaming finished rows to the stage's table.
 
 Each stage is ``map_batches`` with an actor class (:class:`StageActor`): the actor holds the backend (its model
-clients live as long as the actor) and runs a batch's items concurrently on its event loop; Ray Data runs
-several batches per actor at once (async UDFs), so ``concurrency`` items are in flight per stage. The driver
+clients live as long as the actor) and runs a batch's items concurrently on its event loop, a batch being all
+the items one actor has in flight, so ``concurrency`` items are in flight per stage. The driver
 consumes the output stream and writes every batch as a durable part as soon as it arrives (see
 :mod:`pipelines.store`): a killed run loses at most the batches in flight, and the rerun skips what is written.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -19,21 +20,24 @@ import numpy as np
 
 from pipelines.store import StageStore
 
-__all__ = ["ASYNC_BATCHES_PER_ACTOR", "StageActor", "StageTask", "run_stage"]
+__all__ = ["StageActor", "StageTask", "run_stage"]
 
 #: an async task of a stage: (backend, item payload) -> the item's row
 StageTask = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
 
-#: batches Ray Data runs at once in one actor with an async ``__call__`` (its default for batch UDFs)
-ASYNC_BATCHES_PER_ACTOR = 4
-
-
 class StageActor:
     """The actor of one stage: ``task(backend, payload)`` for every row of a batch, all at once."""
 
-    def __init__(self, backend: Any, task: StageTask) -> None:
+    def __init__(self, backend: Any, task: StageTask, warmup: Callable[[], Any] | None = None) -> None:
         self.backend = backend
         self.task = task
+        # one-time per-process set-up (the backend's clients and imports, what the task builds once such as
+        # the tool catalog) happens as the actor starts, not while its first items wait
+        prepare = getattr(backend, "prepare", None)
+        if prepare is not None:
+            prepare()
+        if warmup is not None:
+            warmup()
 
     async def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         payloads = [json.loads(p) for p in batch["payload"]]
@@ -41,17 +45,22 @@ class StageActor:
         return {"key": batch["key"], "row": np.array([json.dumps(r, default=str) for r in rows], dtype=object)}
 
     async def _one(self, payload: dict[str, Any]) -> dict[str, Any]:
+        started = time.time()
         try:
-            return await self.task(self.backend, payload)
+            row = await self.task(self.backend, payload)
         except Exception as exc:  # a bug or an unexpected failure: recorded against the item, never lost work
             return {"__error__": f"{type(exc).__name__}: {exc}"}
+        # when the item's work began and how long it took (wall clock, model latency included)
+        return {**row, "item_started_at": started, "item_s": round(time.time() - started, 4)}
 
 
 def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], task: StageTask, backend: Any, *,
               concurrency: int, actors: int = 1, on_rows: Callable[[int], None] | None = None,
-              error_row: Callable[[str, dict[str, Any], str], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+              error_row: Callable[[str, dict[str, Any], str], dict[str, Any]] | None = None,
+              warmup: Callable[[], Any] | None = None) -> list[dict[str, Any]]:
     """Run ``task`` for each (key, payload) of ``items`` not yet in ``store``; returns every row of the stage,
-    in the order of ``items``. A task that raises gives ``error_row(key, payload, message)`` (a rejected row)."""
+    in the order of ``items``. A task that raises gives ``error_row(key, payload, message)`` (a rejected row).
+    ``warmup`` runs once in each stage actor as it starts."""
     import ray
 
     if store.complete:
@@ -61,11 +70,12 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
     if on_rows is not None and done:
         on_rows(len(done))
     if todo:
-        per_actor = max(1, math.ceil(concurrency / max(1, actors)))
-        batch_size = max(1, math.ceil(per_actor / ASYNC_BATCHES_PER_ACTOR))
+        # one batch holds all the items an actor has in flight: its items run concurrently on the actor's event
+        # loop (Ray Data may run a further batch per actor at once; the in-flight bound does not rely on it)
+        batch_size = max(1, math.ceil(concurrency / max(1, actors)))
         ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
                                  override_num_blocks=max(1, math.ceil(len(todo) / batch_size)))
-        ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task},
+        ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task, "warmup": warmup},
                             batch_size=batch_size, batch_format="numpy",
                             compute=ray.data.ActorPoolStrategy(size=max(1, actors)), num_cpus=0)
         payload_of = dict(todo)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mmtsb.tools.toolbox import full_registry
+from pipelines.catalog import compact_catalog
 from pipelines.config import MODEL_STAGES, BackendKind, GenerateConfig, SourceKind
 from pipelines.items import Group, ImageVerdict, Outline, SourceImage
 from pipelines.raystage import run_stage
@@ -52,11 +54,12 @@ def _init_ray(cfg: GenerateConfig) -> bool:
     ray.init(address=cfg.ray.address, num_cpus=cfg.ray.num_cpus if not cfg.ray.address else None,
              include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING, namespace="mmtsb-generate",
              object_store_memory=None if cfg.ray.address else 256 * 1024 * 1024)
-    for noisy in ("ray.data", "faiss.loader"):  # per-dataset INFO lines; the pipeline prints its own progress
-        logging.getLogger(noisy).setLevel(logging.WARNING)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False  # the pipeline shows its own progress per stage
     ctx.print_on_execution_start = False
+    # after ray.data's own logging set-up: its per-dataset lines, and FAISS's loader lines, are noise here
+    logging.getLogger("ray.data").setLevel(logging.ERROR)
+    logging.getLogger("faiss.loader").setLevel(logging.WARNING)
     return True
 
 
@@ -127,8 +130,15 @@ class _Progress:
 
 
 # ------------------------------------------------------------------------------------------ the stages
+def rejection_kind(reason: str) -> str:
+    """The funnel's bucket of a rejection reason: its leading ``kind: detail`` segments without the item's own
+    specifics (``critic: visual_grounding_accuracy: values ...`` -> ``critic: visual_grounding_accuracy``)."""
+    parts = [p.strip() for p in (reason or "rejected").split(": ")]
+    return ": ".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
 def _rejections(rows: list[dict[str, Any]], flag: str = "passed") -> dict[str, int]:
-    return dict(Counter(str(r.get("reason") or "rejected").split(":")[0] for r in rows if not r.get(flag)))
+    return dict(Counter(rejection_kind(str(r.get("reason") or "")) for r in rows if not r.get(flag)))
 
 
 def _stage_entry(stage: str, unit: str, n_in: int, rows: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -204,7 +214,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             with progress.stage("1 associate", len(images)) as tick:
                 rows1 = run_stage(store, [(im.image_id, im.model_dump()) for im in images],
                                   s1_associate.associate_task, backend, concurrency=cfg.concurrency, on_rows=tick,
-                                  error_row=_error_row("image_id"))
+                                  error_row=_error_row("image_id"), warmup=compact_catalog)
             funnel.append(_stage_entry("1_associate", "image", len(images), rows1))
             timings["1_associate"] = time.perf_counter() - t0
             passed1 = [r for r in rows1 if r["passed"]]
@@ -274,7 +284,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
                       for r in rows4 if r["passed"]]
             with progress.stage("5 entities", len(items5)) as tick:
                 rows5 = run_stage(store, items5, s5_entities.entities_task, backend, concurrency=cfg.concurrency,
-                                  on_rows=tick, error_row=_error_row("scenario_id"))
+                                  on_rows=tick, error_row=_error_row("scenario_id"), warmup=full_registry)
             funnel.append(_stage_entry("5_entities", "scenario", len(items5), rows5,
                                        schema_failures=sum(int(r.get("schema_failures") or 0) for r in rows5)))
             timings["5_entities"] = time.perf_counter() - t0

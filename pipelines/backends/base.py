@@ -61,6 +61,9 @@ class Backend(Protocol):
 
     name: str
 
+    # Optional: ``def prepare(self) -> None``, one-time per-process set-up (imports, clients) that a stage
+    # actor runs when it starts, before its first item.
+
     async def associate(self, image: SourceImage, catalog: str) -> Generated[ImageVerdict]:
         """Stage 1: is ``image`` actionable (needs visual extraction AND a tool call), for which domains and
         tools, and what facts does it show? ``catalog`` is the compact domain/tool description

@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from mmtsb.llm.cache import ResponseCache, canonical_json
-from mmtsb.llm.client import LLMClient
+from mmtsb.llm.client import LLMClient, prepare_for
+from mmtsb.llm.direct import DirectTransport
 from mmtsb.llm.errors import LLMError
 from mmtsb.llm.images import ImageEncoder
 from mmtsb.llm.ledger import UsageLedger
@@ -116,16 +117,23 @@ class LLMBackend:
         self._images: ImageEncoder | None = None
         self._cache: ResponseCache | None = None
         self._ledger: UsageLedger | None = None
+        self._transport: DirectTransport | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for key in ("_clients", "_limits", "_images", "_cache", "_ledger"):
+        for key in ("_clients", "_limits", "_images", "_cache", "_ledger", "_transport"):
             state.pop(key, None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._reset_process_state()
+
+    def prepare(self) -> None:
+        """Per-process warm-up before the first item (a stage actor calls it when it starts): load litellm and
+        the models' price lookups now, so the first concurrent calls do not wait on a ~2 s import."""
+        prepare_for(self.models.values())
+        self._shared()
 
     @property
     def ledger(self) -> UsageLedger:
@@ -139,6 +147,8 @@ class LLMBackend:
             if self._limits is None:
                 self._limits, self._images, self._ledger = ProviderLimits(), ImageEncoder(), UsageLedger()
                 self._cache = ResponseCache(self.cache_dir) if self.cache_dir else None
+                # keep-alive connections per event loop for the direct route (one session per loop)
+                self._transport = DirectTransport(pooled=True)
 
     def _client(self, stage: str, output: type[BaseModel]) -> LLMClient:
         """The stage's client, made on first use in this process (all sharing one ProviderLimits)."""
@@ -151,7 +161,7 @@ class LLMBackend:
         with _LAZY_LOCK:
             if stage not in self._clients:
                 self._clients[stage] = LLMClient(settings, limits=self._limits, ledger=self._ledger,
-                                                 cache=self._cache, images=self._images)
+                                                 cache=self._cache, images=self._images, transport=self._transport)
             return self._clients[stage]
 
     def _image_part(self, image: SourceImage) -> dict[str, Any]:
