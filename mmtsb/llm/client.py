@@ -2,7 +2,8 @@
 one pooled HTTP POST; litellm is then never imported).
 
 One call = optional cache lookup -> per-attempt provider slot -> litellm (its own and the SDK's retries
-off) -> our tenacity policy on retryable errors only -> LLMResponse -> ledger. The API key is read from
+off, its per-call work that mmtsb does not use skipped: see :func:`~mmtsb.llm.runtime.lean_litellm_call`)
+-> our tenacity policy on retryable errors only -> LLMResponse -> ledger. The API key is read from
 the configured env var at call time and never stored on the client, in responses, errors or logs.
 """
 
@@ -19,9 +20,9 @@ from mmtsb.llm.errors import LLMError, classify
 from mmtsb.llm.images import ImageEncoder, ImageLike
 from mmtsb.llm.ledger import UsageLedger
 from mmtsb.llm.limits import ProviderLimits
-from mmtsb.llm.parse import cost_of_lookup_ready, to_llm_response
+from mmtsb.llm.parse import cost_of_lookup_ready, prices_itself, to_llm_response
 from mmtsb.llm.retry import retrying
-from mmtsb.llm.runtime import load_litellm, uses_litellm, without_litellm_logging
+from mmtsb.llm.runtime import lean_litellm_call, load_litellm, uses_litellm
 from mmtsb.llm.types import LLMResponse
 from mmtsb.protocol.model_settings import ModelSettings
 
@@ -50,6 +51,7 @@ class LLMClient:
         self.cache = cache
         self.images = images if images is not None else ImageEncoder()
         self.transport = transport if transport is not None else DirectTransport(pooled=False)
+        self._prices_itself = prices_itself(self.config)
 
     @property
     def provider(self) -> str:
@@ -118,7 +120,7 @@ class LLMClient:
             error: LLMError | None = None
             try:
                 litellm = load_litellm()
-                with without_litellm_logging(litellm):
+                with lean_litellm_call(litellm, priced_by_mmtsb=self._prices_itself):
                     response = await litellm.acompletion(**kwargs)
             except Exception as exc:
                 error = classify(exc, model=self.config.model, provider=self.provider, secret=secret)

@@ -37,6 +37,13 @@ def _tool_calls(message: dict[str, Any]) -> list[ToolCall]:
     return calls
 
 
+def prices_itself(config: ModelSettings) -> bool:
+    """Whether :func:`cost_of` prices a litellm call under ``config`` without litellm's own figure (the
+    response's ``_hidden_params["response_cost"]``): the config carries prices, or the model is routed (priced
+    under the configured id, not the route's)."""
+    return config.has_prices or config.litellm_model != config.model
+
+
 def cost_of(response: Any, config: ModelSettings, usage: Usage) -> tuple[float, bool]:
     """(USD, known): the config's prices when set (an explicit override wins), else litellm's price map,
     else (0.0, False)."""

@@ -91,3 +91,19 @@ def retries(monkeypatch: pytest.MonkeyPatch) -> RetryLog:
 
     monkeypatch.setattr(client, "retrying", recording)
     return log
+
+
+@pytest.fixture
+def restore_litellm_callbacks() -> Iterator[None]:
+    """Put litellm's callback lists back as they were after the test: litellm copies a callback added to
+    ``litellm.callbacks`` into its success/failure/input lists, where it would outlive the test."""
+    import litellm
+
+    from mmtsb.llm.runtime import _CALLBACK_FLAGS
+
+    saved = {name: list(getattr(litellm, name)) for name in _CALLBACK_FLAGS if isinstance(getattr(litellm, name, None), list)}
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            getattr(litellm, name)[:] = value

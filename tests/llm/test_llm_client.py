@@ -135,7 +135,8 @@ def test_reasoning_effort_passes_through_extra_params(server, run, config_for):
     assert server.requests[0]["reasoning_effort"] == "high" and server.requests[0]["model"] == "gpt-5.4"
 
 
-def test_litellms_own_logging_is_skipped_unless_a_litellm_callback_is_configured(server, run):
+def test_litellms_own_logging_is_skipped_unless_a_litellm_callback_is_configured(server, run,
+                                                                                 restore_litellm_callbacks):
     """mmtsb accounts for calls itself, so litellm's per-call logging pipeline is skipped (CPU); a user's
     litellm callback still receives every call."""
     import litellm
@@ -167,3 +168,73 @@ def test_litellms_own_logging_is_skipped_unless_a_litellm_callback_is_configured
         assert response.text == "hello" and seen.calls == 1
     finally:
         litellm.callbacks.remove(seen)
+
+
+def test_litellms_own_pricing_is_skipped_only_where_mmtsb_prices_the_call(server, run, monkeypatch,
+                                                                         restore_litellm_callbacks):
+    """litellm prices every response; mmtsb skips that (CPU) where it prices the call itself (a routed model,
+    config prices) and no litellm callback could read litellm's figure; a model priced from litellm's figure
+    (not routed) still gets it. The costs are the same either way."""
+    import litellm
+    from litellm.integrations.custom_logger import CustomLogger
+
+    priced_by_litellm = []
+    original = litellm.response_cost_calculator
+
+    def counting(**kwargs):
+        priced_by_litellm.append(kwargs["model"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(litellm, "response_cost_calculator", counting)
+    usage = {"prompt_tokens": 1000, "completion_tokens": 100}
+    expected = 1000 * 0.15e-6 + 100 * 0.6e-6
+
+    def call(**overrides):
+        server.reset(script=[{"text": "hi", "usage": usage}])
+        config = ModelSettings(**{"model": "openai/gpt-4o-mini", "api_base": server.base_url, "timeout_s": 5.0,
+                                  "max_retries": 0, **overrides})
+        return run(LLMClient(config).complete(USER))
+
+    routed = call()                                                    # fast: hosted_vllm/gpt-4o-mini
+    own_prices = call(input_cost_per_mtok=1.0, output_cost_per_mtok=2.0)
+    assert priced_by_litellm == []
+    assert (routed.cost, routed.cost_known) == (pytest.approx(expected), True)
+    assert own_prices.cost == pytest.approx((1000 * 1.0 + 100 * 2.0) / 1e6)
+    not_routed = call(compat_route="openai_sdk")                       # priced from litellm's own figure
+    assert priced_by_litellm and (not_routed.cost, not_routed.cost_known) == (pytest.approx(expected), True)
+    priced_by_litellm.clear()
+    litellm.callbacks.append(callback := CustomLogger())
+    try:
+        call()                                                         # a callback: litellm prices as usual
+    finally:
+        litellm.callbacks.remove(callback)
+    assert priced_by_litellm
+
+
+def test_litellms_request_body_is_written_by_orjson_within_mmtsb_calls(server, run):
+    """Inside one of mmtsb's calls litellm's HTTP handler encodes the body with orjson (the same JSON, compact
+    UTF-8, as the direct route sends); with options, for what orjson refuses, and outside mmtsb's calls the
+    standard encoder answers as before."""
+    import json
+
+    import litellm
+    from litellm.llms.custom_httpx import llm_http_handler
+
+    from mmtsb.llm.runtime import lean_litellm_call
+
+    server.reset(script=["hello"])
+    text = [{"role": "user", "content": "Où est la réunion ? ☕"}]
+    config = ModelSettings(model="openai/fake-model", api_base=server.base_url, timeout_s=5.0, max_retries=0)
+    assert run(LLMClient(config).complete(text, tools=TOOLS)).text == "hello"
+    assert server.requests[0]["messages"] == text and server.requests[0]["tools"] == TOOLS
+    encode = llm_http_handler.json.dumps
+    body = {"messages": text, "n": 1, 3: None}
+    big = {"seed": 2**70}
+    assert encode(body) == json.dumps(body)                             # not within one of mmtsb's calls
+    with lean_litellm_call(litellm, priced_by_mmtsb=True):
+        assert encode(body) == '{"messages":[{"role":"user","content":"Où est la réunion ? ☕"}],"n":1,"3":null}'
+        assert encode(TOOLS, sort_keys=True, default=str) == json.dumps(TOOLS, sort_keys=True, default=str)
+        assert encode(big) == json.dumps(big)
+        with pytest.raises(TypeError):
+            encode({"x": object()})
+    assert llm_http_handler.json.loads("[1]") == [1]                    # the rest of the json module
