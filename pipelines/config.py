@@ -66,31 +66,42 @@ class ClusterConf:
     max_size: int = 6
 
 
+def _uniform(names: tuple[str, ...]) -> Any:
+    return field(default_factory=lambda: dict.fromkeys(names, 1.0))
+
+
 @dataclass
 class BalanceConf:
-    """Target shares of the final set per axis (name -> weight, normalised; empty: uniform over the axis)."""
+    """Target weights of the final set per axis (every name of the axis -> weight, normalised into shares):
+    ``balance.challenge.none=2`` doubles the baseline's share, ``balance.flow.validate=0`` leaves the flow out;
+    a misspelled name fails at composition."""
 
-    flow: dict[str, float] = field(default_factory=dict)
-    arrival: dict[str, float] = field(default_factory=dict)
-    challenge: dict[str, float] = field(default_factory=dict)
+    flow: dict[str, float] = _uniform(FLOWS)
+    arrival: dict[str, float] = _uniform(ARRIVALS)
+    challenge: dict[str, float] = _uniform(CHALLENGES)
 
     def shares(self, axis: str) -> dict[str, float]:
         names = {"flow": FLOWS, "arrival": ARRIVALS, "challenge": CHALLENGES}[axis]
         given: dict[str, float] = dict(getattr(self, axis))
-        weights = {n: float(given.get(n, 0.0 if given else 1.0)) for n in names}
+        weights = {n: max(0.0, float(given.get(n, 0.0))) for n in names}
         total = sum(weights.values())
         return {n: w / total for n, w in weights.items()} if total > 0 else {n: 1 / len(names) for n in names}
 
 
+def _unset_model() -> Any:
+    return field(default_factory=lambda: ModelConf(name="", model=None))
+
+
 @dataclass
 class StageModels:
-    """Per-stage model overrides (null: the top-level ``model``)."""
+    """Per-stage models: a stage whose ``model`` is unset uses the top-level ``model`` entry
+    (``models.associate.model=openai/gpt-5.4-mini models.associate.api_key_env=OPENAI_API_KEY``)."""
 
-    associate: ModelConf | None = None
-    viability: ModelConf | None = None
-    expand: ModelConf | None = None
-    entities: ModelConf | None = None
-    critique: ModelConf | None = None
+    associate: ModelConf = _unset_model()
+    viability: ModelConf = _unset_model()
+    expand: ModelConf = _unset_model()
+    entities: ModelConf = _unset_model()
+    critique: ModelConf = _unset_model()
 
 
 @dataclass
@@ -135,8 +146,9 @@ class GenerateConfig:
     serve: Any = field(default_factory=lambda: {"kind": "none", "api_base": None})
 
     def stage_model(self, stage: str) -> ModelConf | None:
-        """The model a stage uses: its own entry, else the top-level ``model``."""
-        return getattr(self.models, stage) or self.model
+        """The model a stage uses: its own settings when they name a model, else the top-level ``model``."""
+        own: ModelConf = getattr(self.models, stage)
+        return own if own.model else self.model
 
     def problems(self) -> list[str]:
         """Impossible settings, each naming its key."""
@@ -165,15 +177,19 @@ class GenerateConfig:
                 if m is None or not m.model:
                     out.append(f"backend=llm needs a model for stage {stage}: set model=<entry> (conf/model/) or "
                                f"models.{stage}.model=<litellm id>")
-                elif m.kind != "llm":
+                    continue
+                if m.kind != "llm":
                     out.append(f"models.{stage} (or model) must be an LLM entry (kind llm), got kind {m.kind!r}")
         for axis in ("flow", "arrival", "challenge"):
             names = {"flow": FLOWS, "arrival": ARRIVALS, "challenge": CHALLENGES}[axis]
-            for key, value in getattr(self.balance, axis).items():
+            weights = getattr(self.balance, axis)
+            for key, value in weights.items():
                 if key not in names:
                     out.append(f"balance.{axis}.{key}: unknown {axis} (choose from {', '.join(names)})")
                 elif value < 0:
                     out.append(f"balance.{axis}.{key} must be >= 0 (got {value})")
+            if not any(v > 0 for k, v in weights.items() if k in names):
+                out.append(f"balance.{axis}: at least one weight must be > 0")
         return out
 
 

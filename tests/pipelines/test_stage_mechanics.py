@@ -38,7 +38,10 @@ def test_a_half_written_part_is_never_read(tmp_path):
 
 
 def _shares(**given):
-    return {axis: BalanceConf(**given).shares(axis) for axis in ("flow", "arrival", "challenge")}
+    conf = BalanceConf()
+    for axis, weights in given.items():
+        setattr(conf, axis, {name: weights.get(name, 0.0) for name in getattr(conf, axis)})
+    return {axis: conf.shares(axis) for axis in ("flow", "arrival", "challenge")}
 
 
 def test_outline_sampling_is_deterministic_and_steers_to_balance():
@@ -95,9 +98,10 @@ def test_draft_problems_name_what_breaks_the_outline():
 def test_config_problems_name_their_keys():
     cfg = GenerateConfig(n_scenarios=0, rounds_min=1)
     cfg.balance.flow = {"aggregat": 1.0}
+    cfg.balance.challenge = dict.fromkeys(cfg.balance.challenge, 0.0)
     problems = " | ".join(cfg.problems())
     assert "n_scenarios must be >= 1" in problems and "rounds_min/rounds_max" in problems
-    assert "balance.flow.aggregat: unknown flow" in problems
+    assert "balance.flow.aggregat: unknown flow" in problems and "balance.challenge: at least one weight" in problems
     from pipelines.config import BackendKind
 
     llm = GenerateConfig(backend=BackendKind.llm)
