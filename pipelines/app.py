@@ -106,7 +106,8 @@ def hydra_main(argv: Sequence[str]) -> int:
         app()
     finally:
         sys.argv = saved
-    return 0 if results and all(r["final"] > 0 for r in results) else 1
+    # no job ran: --cfg/--help/--info only printed; a job that ran and kept nothing is a failure
+    return 0 if all(r["final"] > 0 for r in results) else 1
 
 
 def review_main(argv: Sequence[str]) -> int:

@@ -38,6 +38,8 @@ def log_generation(run_dir: Path, config: dict[str, Any], logging: Any) -> str:
         funnel = json.loads((run_dir / "funnel.json").read_text(encoding="utf-8"))
         payload: dict[str, Any] = {}
         for path in sorted((run_dir / "stages").glob("[0-9]_*.parquet")):
+            if path.stem == "2_embeddings":  # vectors, not a stage's items
+                continue
             payload[f"stages/{path.stem}"] = _stage_table(wandb, path)
         payload["funnel"] = wandb.Table(columns=["stage", "unit", "in", "out", "rejected"],
                                         data=[[s["stage"], s["unit"], s["in"], s["out"], json.dumps(s["rejected"])]

@@ -141,3 +141,41 @@ def test_impossible_configs_exit_2_naming_the_key(tmp_path, override, message):
 def test_a_typo_fails_before_anything_runs(tmp_path):
     proc = mmtsb("generate", "n_scenarioz=3", f"hydra.run.dir={tmp_path / 'run'}", timeout=120)
     assert proc.returncode == 1 and "n_scenarioz" in proc.stderr and not (tmp_path / "run").exists()
+
+
+def test_review_and_import_commands(generated, tmp_path):
+    review = mmtsb("generate", "review", str(generated), timeout=120)
+    assert review.returncode == 0, review.stderr[-2000:]
+    pages = sorted((generated / "review").glob("gen_*.html"))
+    assert len(pages) >= 4 and (generated / "review" / "index.html").exists()
+    name = final_names(generated)[0]
+    edited = json.loads((generated / "scenarios" / f"{name}.json").read_text())
+    edited["description"] = "Reviewed: " + edited["description"]
+    (tmp_path / f"{name}.json").write_text(json.dumps(edited))
+    broken = dict(edited, name=name + "_broken", entity_diff_specs="not a list")
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    result = mmtsb("generate", "import", str(generated), str(tmp_path / f"{name}.json"), str(tmp_path / "broken.json"))
+    assert result.returncode == 1  # one of the two files was refused
+    assert f"{name}.json: accepted" in result.stdout and "broken.json: rejected" in result.stdout
+    taken = json.loads((generated / "scenarios" / f"{name}.json").read_text())
+    assert taken["description"].startswith("Reviewed: ") and not (generated / "scenarios" / f"{name}_broken.json").exists()
+    log = [json.loads(line) for line in (generated / "review" / "imports.jsonl").read_text().splitlines()]
+    assert [r["accepted"] for r in log[-2:]] == [True, False]
+
+
+def test_wandb_logging_of_a_run_offline(generated, tmp_path, monkeypatch):
+    from mmtsb.config.schema import LoggingConf
+    from pipelines.wandb_log import log_generation
+
+    monkeypatch.setenv("WANDB_MODE", "offline")
+    monkeypatch.setenv("WANDB_DIR", str(tmp_path))
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    where = log_generation(generated, {"model": {"api_key": "sk-secret-value"}, "n_scenarios": 4},
+                           LoggingConf(wandb=True, project="mmtsb-test"))
+    assert Path(where).exists()
+    (record,) = list(tmp_path.rglob("*.wandb"))  # the offline run: config, tables, figure, artifact
+    data = record.read_bytes()
+    assert b"n_scenarios" in data and b"sk-secret-value" not in data
+    tables = {p.name.split("_0_")[0] for p in tmp_path.rglob("*.table.json")}
+    assert {"1_associate", "5_entities", "6_quality", "funnel"} <= tables and "2_embeddings" not in tables
+    assert list(tmp_path.rglob("distribution_*.png"))
