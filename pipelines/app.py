@@ -46,6 +46,26 @@ def _resolved(cfg: DictConfig) -> dict[str, Any]:
     return scrub(OmegaConf.to_container(cfg, resolve=True, enum_to_str=True))
 
 
+#: settings that may change between a run and its resumption (they do not change what is generated)
+RESUMABLE_KEYS = frozenset({"progress", "logging", "serve", "ray", "concurrency", "response_cache_dir"})
+
+
+def check_same_run(run_dir: Path, resolved: dict[str, Any]) -> None:
+    """Record what a run folder generates (``stages/config.json``) and refuse to resume it with other settings:
+    its stage tables would mix two configs. Raises ValueError naming the keys that differ."""
+    wanted = {k: v for k, v in resolved.items() if k not in RESUMABLE_KEYS and k != "hydra"}
+    record = run_dir / "stages" / "config.json"
+    if record.is_file():
+        held = json.loads(record.read_text(encoding="utf-8"))
+        changed = sorted(k for k in set(held) | set(wanted) if held.get(k) != wanted.get(k))
+        if changed:
+            raise ValueError(f"{run_dir} holds a generation run with other settings ({', '.join(changed)} differ): "
+                             f"resume it with the same settings, or choose a new hydra.run.dir")
+        return
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps(wanted, indent=1, sort_keys=True, default=str), encoding="utf-8")
+
+
 def run_job(cfg: DictConfig) -> dict[str, Any]:
     from hydra.core.hydra_config import HydraConfig
     from hydra.types import RunMode
@@ -60,6 +80,11 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
         settings = settings_from(cfg)
     except ValueError as e:
         print(f"{PROG}: config error: {e}", file=sys.stderr)
+        sys.exit(EXIT_CONFIG_ERROR)
+    try:
+        check_same_run(run_dir, _resolved(cfg))
+    except ValueError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         sys.exit(EXIT_CONFIG_ERROR)
     secrets = secret_override_values(list(hc.overrides.task))
     if hc.output_subdir:

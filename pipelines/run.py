@@ -240,8 +240,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
                                   on_rows=tick, error_row=_error_row("cluster_id"))
             grouped = sum(len(r["image_ids"] or []) for r in rows2)
             funnel.append(_stage_entry("2_cluster", "group", len(rows2), rows2, images_in=len(passed1),
-                                       images_grouped=grouped, images_unclustered=len(leftover)
-                                       if groups else max(0, len(passed1) - grouped)))
+                                       images_grouped=grouped, images_unclustered=len(passed1) - grouped))
             timings["2_cluster"] = time.perf_counter() - t0
 
             # 3 -- outlines (deterministic, no model)

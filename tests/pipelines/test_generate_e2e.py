@@ -138,6 +138,13 @@ def test_impossible_configs_exit_2_naming_the_key(tmp_path, override, message):
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
 
 
+def test_resuming_with_other_settings_is_refused_naming_them(generated):
+    before = sorted(p.name for p in (generated / "stages").iterdir())
+    proc = mmtsb("generate", "n_scenarios=3", f"clip.model={TINY}", f"hydra.run.dir={generated}", timeout=120)
+    assert proc.returncode == 2 and "other settings (n_scenarios differ)" in proc.stderr, proc.stderr[-2000:]
+    assert sorted(p.name for p in (generated / "stages").iterdir()) == before
+
+
 def test_a_typo_fails_before_anything_runs(tmp_path):
     proc = mmtsb("generate", "n_scenarioz=3", f"hydra.run.dir={tmp_path / 'run'}", timeout=120)
     assert proc.returncode == 1 and "n_scenarioz" in proc.stderr and not (tmp_path / "run").exists()
