@@ -38,8 +38,9 @@ def image_values(ctx: GroupContext) -> list[str]:
 
 
 def leaks(text: str, values: Iterable[str]) -> list[str]:
-    """The image values ``text`` contains."""
-    return sorted({v for v in values if v in text})
+    """The image values ``text`` contains as whole values: "2:00 PM" is not in "12:00 PM", nor "$12" in
+    "$12.50"."""
+    return sorted({v for v in values if v and re.search(rf"(?<!\w){re.escape(v)}(?!\w|\.\d)", text)})
 
 
 def user_texts(scenario: Scenario) -> list[str]:
@@ -141,7 +142,10 @@ def _spec_texts(spec: dict[str, Any]) -> dict[str, Any]:
 
 def _grounding(scenario: Scenario, ctx: GroupContext, outline: Outline) -> tuple[bool, str]:
     truths = _truths(ctx)
-    events = {c["title"]: c for f, c in truths if f == "event_poster"}
+    events: dict[str, set[tuple[str, str]]] = {}  # two posters may share a title: any of their times is right
+    for f, c in truths:
+        if f == "event_poster":
+            events.setdefault(c["title"], set()).add((f"{c['date']}T{c['start']}", f"{c['date']}T{c['end']}"))
     people = {(c["first"], c["last"]): c for f, c in truths if f == "business_card"}
     amounts: dict[str, set[str]] = {}
     for f, c in truths:
@@ -151,9 +155,8 @@ def _grounding(scenario: Scenario, ctx: GroupContext, outline: Outline) -> tuple
     for spec in scenario.get("entity_diff_specs", []):
         data, table = _spec_texts(spec), spec.get("table") or spec.get("namespace")
         if table == "CALENDAR_EVENTS" and data.get("title") in events:
-            c = events[data["title"]]
-            if (str(data.get("start_datetime", ""))[:16], str(data.get("end_datetime", ""))[:16]) != (
-                    f"{c['date']}T{c['start']}", f"{c['date']}T{c['end']}"):
+            times = (str(data.get("start_datetime", ""))[:16], str(data.get("end_datetime", ""))[:16])
+            if times not in events[data["title"]]:
                 wrong.append(f"event '{data['title']}' times")
         if table == "phone.contacts" and (data.get("first_name"), data.get("last_name")) in people:
             c = people[(data["first_name"], data["last_name"])]

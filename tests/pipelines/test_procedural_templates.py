@@ -144,6 +144,9 @@ def test_no_image_value_reaches_the_user_text(tmp_path: Path, images):
         _, data = build_file(tmp_path, outline(flow, ctx, "mixed", "error_correction", 4), ctx)
         assert leaks("\n".join(user_texts(data)), image_values(ctx)) == [], flow
     assert leaks("the total was $52.85", ["52.85"]) == ["52.85"]
+    # whole values only: an error-correction's wrong time "12:00 PM" does not state another image's "2:00 PM"
+    assert leaks("I think it starts at 12:00 PM.", ["2:00 PM", "12:00 PM"]) == ["12:00 PM"]
+    assert leaks("it came to $12.50", ["$12", "$2.50", "$12.50"]) == ["$12.50"]
 
 
 def test_goal_change_without_a_round_to_pivot_in_is_refused(images):
