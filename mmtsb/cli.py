@@ -100,6 +100,10 @@ def cmd_gold_check(args: argparse.Namespace) -> int:
         except ScenarioError as e:
             row = {"file": str(p), "f1_gold": None, "f1_untouched": None, "error": "; ".join(e.problems)}
             passed = False
+        except Exception as e:  # a file the world cannot take: reported against it, the other files go on
+            row = {"file": str(p), "f1_gold": None, "f1_untouched": None,
+                   "error": f"cannot gold-check: {type(e).__name__}: {e}"}
+            passed = False
         ok &= passed
         results.append(row)
         if not args.json:

@@ -56,8 +56,8 @@ def write_scenario_files(folder: Path, data: dict[str, Any], sources: list[str])
     return path
 
 
-def _oracle(cfg: GenerateConfig, run_dir: Path, files: list[Path],
-            oracle_run: Path | None = None) -> dict[str, dict[str, Any]]:
+def _oracle(cfg: GenerateConfig, run_dir: Path, files: list[Path], oracle_run: Path | None = None,
+            image_root: Path | None = None) -> dict[str, dict[str, Any]]:
     """Play ``files`` with the oracle through the runner (into ``oracle_run``, default <run>/oracle/run: a normal,
     resumable run folder) and return each scenario's verdict."""
     from mmtsb.runner.execute import execute_run
@@ -67,6 +67,8 @@ def _oracle(cfg: GenerateConfig, run_dir: Path, files: list[Path],
         return {}
     oracle_run = oracle_run or run_dir / "oracle" / "run"
     episode = oracle_episode_config(cfg)
+    if image_root is not None:
+        episode.image_root = str(image_root)
     settings = RunSettings(run_dir=oracle_run, scenarios=files, episode=episode, dataset="generated",
                            runner=RunnerSettings(kind="cluster" if cfg.ray.address else "local",
                                                  address=cfg.ray.address, max_concurrency=max(1, len(files))),
@@ -81,7 +83,8 @@ def oracle_check_files(cfg: GenerateConfig, run_dir: Path, files: list[Path]) ->
     """The oracle verdicts of reviewed files (``mmtsb generate import``), in a fresh folder under <run>/oracle/."""
     import time
 
-    return _oracle(cfg, run_dir, [Path(f) for f in files], run_dir / "oracle" / f"import-{time.strftime('%Y%m%d-%H%M%S')}")
+    return _oracle(cfg, run_dir, [Path(f) for f in files], run_dir / "oracle" / f"import-{time.strftime('%Y%m%d-%H%M%S')}",
+                   image_root=run_dir / "scenarios")
 
 
 def run_quality(cfg: GenerateConfig, run_dir: Path, backend: Any, rows5: list[dict[str, Any]],

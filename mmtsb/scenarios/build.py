@@ -14,7 +14,7 @@ from typing import Any
 from mmtsb.apps.base_world import build_base_world, world_tables
 from mmtsb.scenarios.entities import (coerce_row_ids, id_offsets, learn_main_user_id, reference_prefixes,
                                       resolve_relative_cells)
-from mmtsb.scenarios.images import ImagesMode, MissingImagesError, load_images
+from mmtsb.scenarios.images import ImagePathError, ImagesMode, MissingImagesError, load_images
 from mmtsb.scenarios.loader import ScenarioError
 from mmtsb.scenarios.model import AGENTSANDBOX_NAMESPACES, Scenario
 from mmtsb.vision.store import StoredImage
@@ -94,7 +94,7 @@ def _build_world(scenario: Scenario, root: Path, images: ImagesMode, file: str |
     try:
         for raw, data in load_images(scenario.image_paths, root, images):
             world.images.add_bytes(data, source=raw)
-    except MissingImagesError as e:
+    except (MissingImagesError, ImagePathError) as e:
         problems.append(f"image_paths: {e}")
     with world.untracked_writes():   # the scenario's rows are the initial state: nothing to log
         problems += inject_agentsandbox(world, scenario, warnings)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -26,8 +27,33 @@ class MissingImagesError(FileNotFoundError):
                          "(pass --image-root, or --images placeholder to validate without the datasets)")
 
 
+class ImagePathError(ValueError):
+    """Image paths that lead outside the image root (``/etc/passwd``, ``../../x``): a scenario file may only
+    name images under its root, so a file cannot make the platform read (and send to a model) any other file."""
+
+    def __init__(self, outside: list[str], root: Path) -> None:
+        self.outside = outside
+        super().__init__(f"{len(outside)} image path(s) lead outside the image root {root}: {', '.join(outside)}")
+
+
+def outside_root(paths: list[str], root: Path) -> list[str]:
+    """The paths that, with ``..`` and ``.`` collapsed, do not lie under ``root``. Judged on the path as
+    written (a symbolic link that the user placed under the root, e.g. to a dataset folder, is followed as
+    usual): the file names the image, the user decides what the root holds."""
+    base = os.path.abspath(root)
+    out = []
+    for raw in paths:
+        full = os.path.normpath(os.path.join(base, raw))  # an absolute ``raw`` replaces ``base``
+        if full != base and not full.startswith(base.rstrip(os.sep) + os.sep):
+            out.append(raw)
+    return out
+
+
 def resolve_image_paths(paths: list[str], root: Path) -> tuple[list[Path], list[str]]:
-    """Absolute paths as given; relative ones under ``root``. Returns (resolved, missing)."""
+    """Paths under ``root`` (relative ones joined to it; absolute ones must lie inside it). Returns (resolved,
+    missing); raises ImagePathError for paths leading outside ``root``."""
+    if outside := outside_root(paths, root):
+        raise ImagePathError(outside, root)
     resolved, missing = [], []
     for raw in paths:
         p = Path(raw)

@@ -58,11 +58,18 @@ def load_scenario(path: str | Path) -> Scenario:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ScenarioError(p, [f"cannot read file: {e.strerror or e}"]) from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(p, [f"(file): not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset {e.start})"]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ScenarioError(p, [f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}"]) from None
-    return parse_scenario(data, p)
+    except RecursionError:
+        raise ScenarioError(p, ["(file): JSON nested too deeply to read"]) from None
+    try:
+        return parse_scenario(data, p)
+    except RecursionError:
+        raise ScenarioError(p, ["(file): nested too deeply to validate"]) from None
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:

@@ -74,19 +74,21 @@ class Scenario(_Open):
     agentsandbox_entities: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     appworld_entities: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     image_paths: list[str] = Field(default_factory=list)
-    messages: list[ScenarioMessage] = Field(default_factory=list)
+    messages: list[ScenarioMessage] = Field(min_length=1)  # at least the SYSTEM->USER script
     milestones: list[Any] = Field(default_factory=list)
     tool_allow_list: list[str] | None = None
     entity_diff_specs: list[EntityDiffSpec] = Field(default_factory=list)
     task_completion_criteria: str = ""
     categories: list[str] = Field(default_factory=list)
-    max_messages: int = 60
+    max_messages: int = Field(60, strict=True)  # a JSON integer (true or 60.5 is refused)
     metadata: ScenarioMetadata = Field(default_factory=ScenarioMetadata)
 
     @field_validator("reference_time", mode="before")
     @classmethod
     def _parse_time(cls, v: Any) -> Any:
-        return parse_datetime(v) if isinstance(v, str) else v
+        if not isinstance(v, str):  # a number would pass as a Unix timestamp: the files write ISO 8601
+            raise ValueError(f"must be an ISO 8601 date-time string such as 2026-04-16T23:51:15+00:00, got {v!r}")
+        return parse_datetime(v)
 
     @field_validator("device_state_id")
     @classmethod

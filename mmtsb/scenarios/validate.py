@@ -104,12 +104,18 @@ def validate_file(path: str | Path, registry: ToolRegistry, *, image_root: str |
         report.errors.extend(e.problems)
         report.ok = False
         return report
+    except Exception as e:  # a file the world cannot take: an error of this file, never of the whole command
+        report.errors.append(f"(file): the world cannot be built from it: {type(e).__name__}: {e}")
+        report.ok = False
+        return report
     try:
         report.warnings.extend(built.warnings)
         report.errors.extend(message_problems(scenario))
         report.errors.extend(spec_problems(scenario, built.world))
         report.missing_tools, tool_warnings = tool_findings(scenario, registry)
         report.warnings.extend(tool_warnings)
+    except Exception as e:
+        report.errors.append(f"(file): cannot be checked: {type(e).__name__}: {e}")
     finally:
         built.world.close()
     report.ok = not report.errors and not report.missing_tools

@@ -167,11 +167,13 @@ def test_rendered_python_executes_equivalently():
 
 
 def test_solution_is_read_from_scenario_metadata():
+    script = [{"sender": "SYSTEM", "recipient": "USER", "content": "Round 1"}]
     scenario = parse_scenario({"name": "s", "device_state_id": MAIN_EMAIL, "reference_time": REFERENCE_TIME,
-                               "metadata": {"reference_solution": NOTE_AND_EMAIL}})
+                               "messages": script, "metadata": {"reference_solution": NOTE_AND_EMAIL}})
     solution = ReferenceSolution.from_scenario(scenario)
     assert solution is not None and solution.round_numbers == [1, 2]
-    bare = parse_scenario({"name": "s", "device_state_id": MAIN_EMAIL, "reference_time": REFERENCE_TIME})
+    bare = parse_scenario({"name": "s", "device_state_id": MAIN_EMAIL, "reference_time": REFERENCE_TIME,
+                           "messages": script})
     assert ReferenceSolution.from_scenario(bare) is None
 
 
