@@ -211,11 +211,14 @@ def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeC
                                  "(MMTSB_IMAGE_ROOT for dataset=reference) or run with images=placeholder")
         image_root = str(resolved)
     cache = data.get("response_cache_dir")
+    budgets = Budgets(**data["budgets"])
+    if problems := budgets.problems():
+        raise RunConfigError("; ".join(problems))
     try:
         return EpisodeConfig(
             agent=agent, interface=interface, user=user, judge=judge,
             agent_model=agent_model, user_model=user_model, judge_model=judge_model,
-            toolbox=data["toolbox"]["level"], budgets=Budgets(**data["budgets"]), images=data["images"],
+            toolbox=data["toolbox"]["level"], budgets=budgets, images=data["images"],
             image_root=image_root, strict_reference=bool(data["strict_reference"]), seed=int(data["seed"]),
             response_cache_dir=str(((cwd or Path.cwd()) / Path(cache).expanduser()).resolve()) if cache else None,
             ui=ui_mode(data),

@@ -85,7 +85,10 @@ def check_ui_mode(cfg: EpisodeConfig) -> None:
 
 
 def check_choices(cfg: EpisodeConfig) -> None:
-    """Every kind is registered, and every role kind that needs a model has one. Raises ConfigError."""
+    """Every kind is registered, every role kind that needs a model has one, and the budgets can be played
+    under. Raises ConfigError."""
+    if problems := cfg.budgets.problems():
+        raise ConfigError("; ".join(problems))
     choices = {"agent": registry.agents(), "user": registry.users(), "judge": registry.judge_backends(),
                "interface": registry.interfaces(), "images": IMAGE_MODES, "toolbox": TOOLBOXES}
     for key, allowed in choices.items():

@@ -32,6 +32,19 @@ class Budgets:
     wall_clock_s: float = 900.0
     max_tokens: int | None = None            # all roles together
 
+    def problems(self) -> list[str]:
+        """Budgets no episode can be played under, each naming its key (a config error, not an agent failure)."""
+        out = []
+        if self.max_steps < 1:
+            out.append(f"budgets.max_steps={self.max_steps}: must be at least 1 (agent actions per episode)")
+        if not self.wall_clock_s > 0:
+            out.append(f"budgets.wall_clock_s={self.wall_clock_s}: must be greater than 0 seconds")
+        if self.max_messages is not None and self.max_messages < 1:
+            out.append(f"budgets.max_messages={self.max_messages}: must be at least 1 (or null: the scenario's own)")
+        if self.max_tokens is not None and self.max_tokens < 1:
+            out.append(f"budgets.max_tokens={self.max_tokens}: must be at least 1 (or null: no token budget)")
+        return out
+
 
 class EpisodeView(Protocol):
     """The episode as a role sees it: the scenario and its script, the world (images, clock), the tools it

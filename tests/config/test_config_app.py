@@ -78,3 +78,15 @@ def test_summary_dict_accepts_the_runner_shapes():
         n_episodes: int
 
     assert summary_dict(Summary(3)) == {"n_episodes": 3} and summary_dict({"a": 1}) == {"a": 1}
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ("budgets.max_steps=0", "budgets.max_steps=0: must be at least 1"),
+    ("budgets.wall_clock_s=-1", "budgets.wall_clock_s=-1.0: must be greater than 0 seconds"),
+    ("budgets.max_messages=0", "budgets.max_messages=0: must be at least 1"),
+    ("budgets.max_tokens=0", "budgets.max_tokens=0: must be at least 1"),
+])
+def test_impossible_budgets_are_config_errors_before_any_episode(tmp_path, override, message):
+    proc = run_app([override, "runner=inprocess", f"hydra.run.dir={tmp_path / 'run'}"], cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
+    assert not (tmp_path / "run" / "episodes.parquet").exists()
