@@ -19,6 +19,7 @@ exists, so a run killed at any point (even ``kill -9``) finishes with each episo
 from __future__ import annotations
 
 import asyncio
+import json
 import copy
 import logging
 import threading
@@ -179,7 +180,7 @@ def _write_config(settings: RunSettings, layout: RunLayout) -> None:
 
 
 def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int,
-            phases: dict[str, float | None] | None = None) -> RunSummary:
+            phases: dict[str, float | None] | None = None, invalid: list[str] | None = None) -> RunSummary:
     rows = layout.read_rows()
     hashes = {r.get("config_hash") for r in rows} - {settings.config_hash}
     if hashes:
@@ -189,7 +190,8 @@ def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned
     for key, value in (phases or {}).items():
         setattr(summary, key, value)
     layout.write_summary({**summary.to_dict(), "planned_episodes": planned, "config_hash": settings.config_hash,
-                          "dataset": settings.dataset, "repeats": settings.repeats})
+                          "dataset": settings.dataset, "repeats": settings.repeats,
+                          "invalid_scenarios": invalid or []})
     try:
         from mmtsb.report import build_report
     except ImportError as e:
@@ -209,14 +211,46 @@ def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned
     return summary
 
 
+def invalid_scenarios(tasks: list[EpisodeTask], settings: RunSettings) -> dict[str, list[str]]:
+    """The files among ``tasks`` that ``mmtsb scenarios validate`` rejects (schema, world, specs, messages),
+    with their errors: they are reported, never played (an unplayable file must not count as an agent failure).
+    Tools a file expects that are not implemented are not a reason to refuse it."""
+    from mmtsb.scenarios.validate import validate_file
+    from mmtsb.tools.toolbox import full_registry
+
+    out: dict[str, list[str]] = {}
+    registry = full_registry()
+    cfg = settings.episode
+    for path in dict.fromkeys(t.path for t in tasks):
+        report = validate_file(path, registry, image_root=cfg.image_root, images=cfg.images)  # type: ignore[arg-type]
+        if report.errors:
+            out[path] = list(report.errors)
+    return out
+
+
+def _write_invalid(layout: RunLayout, invalid: dict[str, list[str]]) -> None:
+    target = layout.run_dir / "invalid_scenarios.json"
+    if not invalid:
+        target.unlink(missing_ok=True)
+        return
+    target.write_text(json.dumps([{"file": f, "errors": e} for f, e in invalid.items()], indent=2) + "\n",
+                      encoding="utf-8")
+    for file, errors in invalid.items():
+        log.warning("not played: %s is not a valid scenario: %s", file, "; ".join(errors[:3]))
+
+
 async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> RunSummary:
-    """:func:`execute_run` for callers already inside an event loop."""
+    """:func:`execute_run` for callers already inside an event loop. Files that do not validate are reported
+    (``invalid_scenarios.json``, the summary's ``invalid_scenarios``) and not played."""
     t0 = time.perf_counter()
     layout = RunLayout(settings.run_dir)
     layout.prepare()
     _write_config(settings, layout)
     tasks = plan_episodes(settings)
     done = layout.done_ids()
+    invalid = invalid_scenarios([t for t in tasks if t.episode_id not in done], settings)
+    _write_invalid(layout, invalid)
+    tasks = [t for t in tasks if t.path not in invalid]
     todo = [t for t in tasks if t.episode_id not in done]
     stats = RunningStats()
     planned_ids = {t.episode_id for t in tasks}
@@ -240,7 +274,7 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
             phases["play_s"] = run.play_s
         finally:
             await backend.stop()
-    return _finish(settings, layout, time.perf_counter() - t0, len(tasks), phases)
+    return _finish(settings, layout, time.perf_counter() - t0, len(tasks), phases, invalid=sorted(invalid))
 
 
 def execute_run(settings: RunSettings, *, progress: bool = True) -> RunSummary:

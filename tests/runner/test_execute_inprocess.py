@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+from pathlib import Path
 import sys
 import time
 
@@ -246,3 +247,25 @@ def test_execute_run_works_from_inside_an_event_loop(tmp_path):
         return execute_run(settings(tmp_path / "run", scenarios=STARTERS[:1]), progress=False)
 
     assert asyncio.run(caller()).n_episodes == 1
+
+
+def test_files_that_do_not_validate_are_reported_and_never_played(tmp_path, count_plays):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    bad_world = json.loads(STARTERS[0].read_text())
+    bad_world["name"] = "mmtsb_nominal_902"
+    bad_world["appworld_entities"]["no_such.table"] = [{"id": 1}]
+    (folder / "mmtsb_nominal_902.json").write_text(json.dumps(bad_world))
+    (folder / "mmtsb_nominal_903.json").write_text(json.dumps({"name": "mmtsb_nominal_903", "reference_time": 5}))
+    run_dir = tmp_path / "run"
+    s = settings(run_dir, scenarios=[folder / "mmtsb_nominal_902.json", folder / "mmtsb_nominal_903.json",
+                                     STARTERS[1]], episode=EpisodeConfig(image_root=str(NOMINAL)))
+    summary = execute_run(s, progress=False)
+    assert count_plays == {"mmtsb_nominal_002": 1}     # the two broken files were never played
+    assert summary.n_episodes == 1 and summary.agent_sr == 1.0 and summary.infra_failures == 0
+    report = {Path(r["file"]).stem: r["errors"] for r in json.loads((run_dir / "invalid_scenarios.json").read_text())}
+    assert set(report) == {"mmtsb_nominal_902", "mmtsb_nominal_903"}
+    assert any("no_such.table" in e for e in report["mmtsb_nominal_902"])
+    assert any(e.startswith("reference_time") for e in report["mmtsb_nominal_903"])
+    written = json.loads((run_dir / "summary.json").read_text())
+    assert sorted(Path(f).stem for f in written["invalid_scenarios"]) == ["mmtsb_nominal_902", "mmtsb_nominal_903"]
