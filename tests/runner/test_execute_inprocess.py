@@ -8,9 +8,9 @@ import json
 import os
 import signal
 import subprocess
-from pathlib import Path
 import sys
 import time
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
