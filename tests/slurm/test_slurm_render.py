@@ -149,7 +149,11 @@ FAKES = {
             'if [[ "$1" == start && " $* " == *" --block "* ]]; then exec sleep 120; fi\nexit 0\n'),
     "mmtsb": ('echo "mmtsb $*" >> "$FAKE_LOG"\n'
               'if [[ "$1" == serve ]]; then exec sleep 120; fi\nexit "${FAKE_STATUS:-0}"\n'),
-    "python": 'echo "python $*" >> "$FAKE_LOG"; cat > /dev/null; exit 0\n',
+    # the health check answers only once `mmtsb serve` has started (as a real server would): on a loaded machine
+    # the background serve step may otherwise not have logged before the job ends and kills it
+    "python": ('case "$*" in *mmtsb.serve.health*) for _ in $(seq 200); do grep -q "^mmtsb serve" "$FAKE_LOG" '
+               '&& break; sleep 0.05; done;; esac\n'
+               'echo "python $*" >> "$FAKE_LOG"; cat > /dev/null; exit 0\n'),
 }
 
 
