@@ -174,10 +174,12 @@ class EpisodeRunner:
         except Exception as e:  # a judge failure is reported, not counted as a verdict
             return JudgeVerdict(judge.kind, judge.name, [], error=f"{type(e).__name__}: {e}")
 
+    def _max_messages(self) -> int:
+        return self.ctx.budgets.max_messages or self.ctx.scenario.max_messages
+
     def _budget_exceeded(self, t0: float) -> str | None:
         b = self.ctx.budgets
-        max_messages = b.max_messages or self.ctx.scenario.max_messages
-        if self.rows >= max_messages:
+        if self.rows >= self._max_messages():
             return "max_messages"
         if self.steps >= b.max_steps:
             return "max_steps"
@@ -216,9 +218,16 @@ class EpisodeRunner:
             if not action.calls:
                 self._append(AGENT, USER, action.text)
                 return
+            # one reply cannot outrun the message budget: at most as many calls run as rows are left
+            left = max(0, self._max_messages() - self.rows)
             self._append(AGENT, ENV, action.text, tool_calls=list(action.calls), count=len(action.calls))
-            for call in action.calls:
-                self._run_tool_call(call)
+            for i, call in enumerate(action.calls):
+                if i < left:
+                    self._run_tool_call(call)
+                else:  # answered (each call id needs a result) but not run, and not counted as a row
+                    self._append(ENV, AGENT, f"Error: {call.name} was not run: the episode's message budget "
+                                 f"({self._max_messages()}) is used up.", count=0, tool_call_id=call.id,
+                                 tool_name=call.name, is_error=True, meta={"error_type": "BudgetExceeded"})
         elif isinstance(action, RunCode):
             self._append(AGENT, ENV, action.code, meta={"text": action.text})
             await self._run_code(action.code)
