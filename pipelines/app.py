@@ -20,7 +20,9 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
-from mmtsb.config.app import scrub_hydra_files, secret_override_values, serving  # noqa: E402
+from mmtsb.config.app import (  # noqa: E402
+    scrub_hydra_files, secret_override_values, serving, unwritable_output_dir,
+)
 from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
 from pipelines.config import GenerateConfig, register_generate_configs  # noqa: E402
 
@@ -111,6 +113,9 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
 def hydra_main(argv: Sequence[str]) -> int:
     import hydra
 
+    if (problem := unwritable_output_dir(argv)) is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
     register_generate_configs()
     try:
         config_path = str(conf_dir())

@@ -45,6 +45,25 @@ class JobOutcome:
 
 
 # ------------------------------------------------------------------------------------------ entry point
+def unwritable_output_dir(argv: Sequence[str]) -> str | None:
+    """Why the run folder an override names (``hydra.run.dir=``/``hydra.sweep.dir=``) cannot be made, or None:
+    its nearest existing ancestor must be a writable folder. Checked before Hydra starts, so the answer is one
+    line, not Hydra's traceback."""
+    for item in argv:
+        key, sep, value = item.partition("=")
+        if not sep or key.lstrip("+~") not in ("hydra.run.dir", "hydra.sweep.dir") or "${" in value:
+            continue
+        path = Path(value).expanduser().absolute()
+        probe = path
+        while not probe.exists() and probe.parent != probe:
+            probe = probe.parent
+        if not probe.is_dir():
+            return f"{key}={value}: cannot make the run folder there: {probe} is not a folder"
+        if not os.access(probe, os.W_OK | os.X_OK):
+            return f"{key}={value}: cannot make the run folder there: {probe} is not writable"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the Hydra application on ``argv`` (default: ``sys.argv[1:]``); returns the exit status: 0 when
     every job finished without infrastructure failures, 1 otherwise, 2 for a config error."""
@@ -54,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         config_path = str(conf_dir())
     except ConfNotFoundError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    if (problem := unwritable_output_dir(sys.argv[1:] if argv is None else argv)) is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
     outcomes: list[JobOutcome] = []
 

@@ -90,3 +90,12 @@ def test_impossible_budgets_are_config_errors_before_any_episode(tmp_path, overr
     proc = run_app([override, "runner=inprocess", f"hydra.run.dir={tmp_path / 'run'}"], cwd=ROOT, timeout=120)
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
     assert not (tmp_path / "run" / "episodes.parquet").exists()
+
+
+def test_a_run_folder_that_cannot_be_made_is_one_line_not_a_traceback(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    proc = run_app([f"hydra.run.dir={blocker / 'run'}", "runner=inprocess"], cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (f"mmtsb run: hydra.run.dir={blocker / 'run'}: cannot make the run folder there: "
+                                   f"{blocker} is not a folder")

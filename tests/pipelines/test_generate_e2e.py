@@ -145,6 +145,12 @@ def test_resuming_with_other_settings_is_refused_naming_them(generated):
     assert sorted(p.name for p in (generated / "stages").iterdir()) == before
 
 
+def test_an_impossible_run_folder_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("x")
+    proc = mmtsb("generate", f"hydra.run.dir={tmp_path / 'file' / 'run'}", timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "is not a folder" in proc.stderr
+
+
 def test_a_typo_fails_before_anything_runs(tmp_path):
     proc = mmtsb("generate", "n_scenarioz=3", f"hydra.run.dir={tmp_path / 'run'}", timeout=120)
     assert proc.returncode == 1 and "n_scenarioz" in proc.stderr and not (tmp_path / "run").exists()
