@@ -83,8 +83,9 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
     except ValueError as e:
         print(f"{PROG}: config error: {e}", file=sys.stderr)
         sys.exit(EXIT_CONFIG_ERROR)
+    resolved = _resolved(cfg)
     try:
-        check_same_run(run_dir, _resolved(cfg))
+        check_same_run(run_dir, resolved)
     except ValueError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         sys.exit(EXIT_CONFIG_ERROR)
@@ -96,7 +97,7 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(
         "# resolved config of this generation run (secrets removed)\n"
-        + yaml.safe_dump(_resolved(cfg), sort_keys=False, allow_unicode=True), encoding="utf-8")
+        + yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True), encoding="utf-8")
     print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, "
           f"n_scenarios={settings.n_scenarios}, seed={settings.seed} -> {run_dir}", flush=True)
     with serving(cfg, run_dir):
@@ -104,7 +105,7 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
     if settings.logging.wandb:
         from pipelines.wandb_log import log_generation
 
-        log_generation(run_dir, _resolved(cfg), settings.logging)
+        log_generation(run_dir, resolved, settings.logging)
     out = summary.to_dict()
     print(f"{PROG}: {json.dumps(out)}", flush=True)
     return out

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from mmtsb.protocol.model_settings import ModelSettings
 from pipelines.config import BackendKind, GenerateConfig
 from pipelines.items import Outline
 from pipelines.raystage import run_stage
 from pipelines.stages import s6_quality
-from pipelines.store import StageStore
+from pipelines.store import StageStore, write_atomic
 
 __all__ = ["oracle_check_files", "oracle_episode_config", "run_quality", "write_scenario_files"]
 
@@ -133,9 +132,7 @@ def run_quality(cfg: GenerateConfig, run_dir: Path, backend: Any, rows5: list[di
                      "oracle_episode_id": v.get("oracle_episode_id", ""), "oracle_reason": v.get("oracle_reason", ""),
                      "solvable": v.get("solvable"), "final": sid in final, "reason": reason})
     path = run_dir / "stages" / "6_quality.parquet"
-    tmp = path.with_name(".6_quality.tmp")
-    pq.write_table(pa.Table.from_pylist(rows) if rows else pa.table({"scenario_id": pa.array([], pa.string())}), tmp)
-    tmp.replace(path)
+    write_atomic(pa.Table.from_pylist(rows) if rows else pa.table({"scenario_id": pa.array([], pa.string())}), path)
     return rows, len(final)
 
 

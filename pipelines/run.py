@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.tools.toolbox import full_registry
+from pipelines.assemble import scenario_id_of
 from pipelines.catalog import compact_catalog
 from pipelines.config import MODEL_STAGES, BackendKind, GenerateConfig, SourceKind
 from pipelines.items import Group, ImageVerdict, Outline, SourceImage
 from pipelines.raystage import run_stage
 from pipelines.stages import s1_associate, s2_cluster, s3_outline, s4_scenario, s5_entities
-from pipelines.store import StageStore
+from pipelines.store import StageStore, write_atomic
 
 __all__ = ["GenerationSummary", "generate"]
 
@@ -174,10 +175,7 @@ def _embeddings(cfg: GenerateConfig, stages: Path, images: list[dict[str, Any]])
         ds = ray.data.from_items([{"image_id": r["image_id"], "path": r["path"]} for r in todo])
         for row in embed_with_ray(ds, settings, concurrency=c.concurrency, num_gpus=gpus).take_all():
             have[str(row["image_id"])] = [float(x) for x in row["embedding"]]
-        table = pa.table({"image_id": list(have), "embedding": list(have.values())})
-        tmp = path.with_name(".2_embeddings.tmp")
-        pq.write_table(table, tmp)
-        tmp.replace(path)
+        write_atomic(pa.table({"image_id": list(have), "embedding": list(have.values())}), path)
     return have
 
 
@@ -224,11 +222,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             t0 = time.perf_counter()
             store = StageStore(stages, 2, s2_cluster.NAME, "cluster_id")
             with progress.stage("2 embed + cluster", len(passed1)) as tick:
-                if store.complete:
-                    groups, leftover = [], []
-                else:
-                    emb = _embeddings(cfg, stages, passed1)
-                    groups, leftover = _groups(cfg, passed1, emb)
+                groups = [] if store.complete else _groups(cfg, passed1, _embeddings(cfg, stages, passed1))[0]
                 tick(len(passed1))
             items2 = []
             for g in groups:
@@ -265,14 +259,14 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             # 4 -- scenario drafts
             t0 = time.perf_counter()
             store = StageStore(stages, 4, s4_scenario.NAME, "scenario_id")
-            items4 = [(_sid(o), {"outline": o.model_dump(), "context": group_ctx[o.cluster_id]})
+            items4 = [(scenario_id_of(o), {"outline": o.model_dump(), "context": group_ctx[o.cluster_id]})
                       for o in outlines.values()]
             with progress.stage("4 scenario", len(items4)) as tick:
                 rows4 = run_stage(store, items4, s4_scenario.expand_task, backend, concurrency=cfg.concurrency,
                                   on_rows=tick, error_row=_error_row("scenario_id"))
             funnel.append(_stage_entry("4_scenario", "scenario", len(items4), rows4))
             timings["4_scenario"] = time.perf_counter() - t0
-            outline_of = {_sid(o): o for o in outlines.values()}
+            outline_of = {scenario_id_of(o): o for o in outlines.values()}
 
             # 5 -- entities, validated with the repair loop
             t0 = time.perf_counter()
@@ -299,7 +293,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
                                        oracle_checked=sum(1 for r in rows6 if r.get("selected")),
                                        oracle_solved=sum(1 for r in rows6 if r.get("solvable"))))
             timings["6_quality"] = time.perf_counter() - t0
-        summary = _write_funnel(run_dir, funnel, final, timings)
+        summary = _write_funnel(run_dir, funnel, final, timings, [rows1, rows2, rows4, rows5, rows6])
     finally:
         if started_ray:
             import ray
@@ -308,12 +302,6 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
     _write_outputs(run_dir)
     return GenerationSummary(run_dir=run_dir, final=final, funnel=summary, scenarios_dir=run_dir / "scenarios",
                              timings_s={k: round(v, 2) for k, v in timings.items()})
-
-
-def _sid(outline: Outline) -> str:
-    from pipelines.assemble import scenario_id_of
-
-    return scenario_id_of(outline)
 
 
 def _contexts_from_rows(rows2: list[dict[str, Any]], by_id: dict[str, SourceImage],
@@ -328,18 +316,13 @@ def _contexts_from_rows(rows2: list[dict[str, Any]], by_id: dict[str, SourceImag
     return out
 
 
-def _write_funnel(run_dir: Path, funnel: list[dict[str, Any]], final: int, timings: dict[str, float]) -> dict[str, Any]:
-    import pyarrow.parquet as pq
-
-    prompt = completion = 0
-    cost = 0.0
-    for f in sorted((run_dir / "stages").glob("[0-9]_*.parquet")):
-        table = pq.read_table(f)
-        cols = set(table.column_names)
-        if {"prompt_tokens", "completion_tokens", "cost"} <= cols:
-            prompt += sum(int(x or 0) for x in table.column("prompt_tokens").to_pylist())
-            completion += sum(int(x or 0) for x in table.column("completion_tokens").to_pylist())
-            cost += sum(float(x or 0.0) for x in table.column("cost").to_pylist())
+def _write_funnel(run_dir: Path, funnel: list[dict[str, Any]], final: int, timings: dict[str, float],
+                  stage_rows: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    """funnel.json, with the tokens and cost of every stage's rows (those in memory: no table is read again)."""
+    rows = [r for stage in stage_rows for r in stage]
+    prompt = sum(int(r.get("prompt_tokens") or 0) for r in rows)
+    completion = sum(int(r.get("completion_tokens") or 0) for r in rows)
+    cost = sum(float(r.get("cost") or 0.0) for r in rows)
     data = {"stages": funnel, "final": final, "cost": round(cost, 6),
             "tokens": {"prompt": prompt, "completion": completion},
             "timings_s": {k: round(v, 2) for k, v in timings.items()}}

@@ -17,10 +17,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["StageStore"]
+__all__ = ["StageStore", "write_atomic"]
 
 
-def _write_atomic(table: pa.Table, path: Path) -> None:
+def write_atomic(table: pa.Table, path: Path) -> None:
+    """Write ``table`` to ``path`` through a temporary name and a rename: whole or absent, even after kill -9."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     pq.write_table(table, tmp)
     os.replace(tmp, path)
@@ -67,7 +68,7 @@ class StageStore:
         while path.exists():
             k += 1
             path = self.parts_dir / f"part-{k:06d}.parquet"
-        _write_atomic(_table(rows), path)
+        write_atomic(_table(rows), path)
 
     def finish(self, order: list[str] | None = None) -> list[dict[str, Any]]:
         """Merge the parts into the stage file (rows in ``order`` of their keys when given) and return the rows."""
@@ -79,7 +80,7 @@ class StageStore:
             rows.sort(key=lambda r: rank.get(r[self.key], len(rank)))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         table = _table(rows) if rows else pa.table({self.key: pa.array([], pa.string())})
-        _write_atomic(table, self.path)
+        write_atomic(table, self.path)
         for f in self._part_files():
             f.unlink()
         if self.parts_dir.exists():

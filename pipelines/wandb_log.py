@@ -5,11 +5,10 @@ scenario set as an artifact."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from mmtsb.report.wandb_log import _quiet_settings, _slug, import_wandb, resolve_mode, scrub
+from mmtsb.report.wandb_log import _slug, import_wandb, run_location, wandb_run
 
 __all__ = ["log_generation"]
 
@@ -29,12 +28,7 @@ def _stage_table(wandb: Any, path: Path) -> Any:
 def log_generation(run_dir: Path, config: dict[str, Any], logging: Any) -> str:
     """Log ``run_dir`` to W&B; returns the local W&B folder (offline) or the run URL."""
     wandb = import_wandb()
-    wb_dir = Path(os.environ.get("WANDB_DIR") or run_dir)
-    run = wandb.init(project=logging.project, entity=logging.entity, group=logging.group, name=run_dir.name,
-                     job_type="generate", config=scrub(config), dir=str(wb_dir),
-                     mode=resolve_mode(getattr(logging.mode, "value", logging.mode)),
-                     settings=wandb.Settings(**_quiet_settings(wandb)))
-    try:
+    with wandb_run(wandb, run_dir, logging, job_type="generate", config=config) as run:
         funnel = json.loads((run_dir / "funnel.json").read_text(encoding="utf-8"))
         payload: dict[str, Any] = {}
         for path in sorted((run_dir / "stages").glob("[0-9]_*.parquet")):
@@ -56,8 +50,4 @@ def log_generation(run_dir: Path, config: dict[str, Any], logging: Any) -> str:
                                       metadata={"scenarios": funnel["final"]})
             artifact.add_dir(str(scenarios))
             run.log_artifact(artifact)
-        where = run.dir if run.settings.mode == "offline" else (run.url or run.dir)
-    finally:
-        run.finish()
-        wandb.teardown()
-    return str(where)
+        return run_location(run)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,3 +27,16 @@ def call_err(session, name, **args):
     out = session.call(name, args)
     assert not out.ok, f"{name}({args}) unexpectedly succeeded: {out.value!r}"
     return out.error
+
+
+def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coro`` in a fresh loop, then drain litellm's background logging before the loop closes."""
+    from mmtsb.llm import flush_litellm_logging
+
+    async def main() -> Any:
+        try:
+            return await coro
+        finally:
+            await flush_litellm_logging()
+
+    return asyncio.run(main())

@@ -11,9 +11,11 @@ The caller decides whether to log (``settings.logging.wandb``); this function al
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -128,6 +130,29 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:100] or "run"
 
 
+@contextlib.contextmanager
+def wandb_run(wandb: Any, run_dir: Path, logging: Any, *, job_type: str, config: dict[str, Any]) -> Iterator[Any]:
+    """One quiet W&B run named after ``run_dir`` (config scrubbed of secrets; offline without a key), finished
+    and torn down on exit: ``finish()`` returns before wandb's service has written everything (offline: the
+    .wandb file), ``teardown()`` waits for it, so the folder is complete when the block ends."""
+    wb_dir = Path(os.environ.get("WANDB_DIR") or run_dir)
+    wb_dir.mkdir(parents=True, exist_ok=True)
+    mode = getattr(logging, "mode", "auto")
+    run = wandb.init(project=logging.project, entity=logging.entity, group=logging.group, name=run_dir.name,
+                     job_type=job_type, config=scrub(config), dir=str(wb_dir),
+                     mode=resolve_mode(getattr(mode, "value", mode)), settings=wandb.Settings(**_quiet_settings(wandb)))
+    try:
+        yield run
+    finally:
+        run.finish()
+        wandb.teardown()
+
+
+def run_location(run: Any) -> str:
+    """Where a W&B run went: its local folder offline, else its URL."""
+    return str(run.dir if run.settings.mode == "offline" else (run.url or run.dir))
+
+
 def log_wandb(run_dir: Path, settings: Any = None) -> str:
     """Log a run folder to W&B and return the local run folder wandb wrote (offline) or the run URL.
     ``settings`` is a RunSettings (``.logging``, ``.resolved_config``); None: defaults + config.yaml."""
@@ -140,15 +165,8 @@ def log_wandb(run_dir: Path, settings: Any = None) -> str:
     if "breakdowns" not in summary:
         summary = build_report(run_dir)
     data = RunData.load(run_dir)
-    config = scrub(dict(getattr(settings, "resolved_config", None) or {}))
-    wb_dir = Path(os.environ.get("WANDB_DIR") or run_dir)
-    wb_dir.mkdir(parents=True, exist_ok=True)
-    run = wandb.init(
-        project=log.project, entity=log.entity, group=log.group, name=run_dir.name, job_type="eval",
-        config=config, dir=str(wb_dir), mode=resolve_mode(getattr(log, "mode", "auto")),
-        settings=wandb.Settings(**_quiet_settings(wandb)),
-    )
-    try:
+    config = dict(getattr(settings, "resolved_config", None) or {})
+    with wandb_run(wandb, run_dir, log, job_type="eval", config=config) as run:
         metrics = {k: v for k, v in flatten(summary).items() if not k.startswith(("run_dir", "figures"))}
         run.summary.update(metrics)
         columns, rows = episode_table(data)
@@ -165,11 +183,5 @@ def log_wandb(run_dir: Path, settings: Any = None) -> str:
                                       metadata={"episodes": len(data.rows)})
             artifact.add_dir(str(traj_dir))
             run.log_artifact(artifact)
-        where = run.dir if run.settings.mode == "offline" else (run.url or run.dir)
-    finally:
-        run.finish()
-        # finish() returns before wandb's service has written everything (offline: the .wandb file);
-        # teardown waits for it, so the run folder is complete when this returns
-        wandb.teardown()
-    return str(where)
+        return run_location(run)
 

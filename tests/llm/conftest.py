@@ -9,20 +9,9 @@ from typing import Any
 
 import pytest
 
-from mmtsb.llm import ModelSettings, flush_litellm_logging
+from mmtsb.llm import ModelSettings
 from mmtsb.testing import FakeLLMServer
-
-
-def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
-    """Run ``coro`` in a fresh loop, then drain litellm's background logging before the loop closes."""
-
-    async def main() -> Any:
-        try:
-            return await coro
-        finally:
-            await flush_litellm_logging()
-
-    return asyncio.run(main())
+from testkit import run_async
 
 
 @pytest.fixture

@@ -3,18 +3,18 @@ provider errors, images, per-flow prompts, pickling, the response cache and the 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import pickle
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from mmtsb.llm import ModelSettings, flush_litellm_logging
+from mmtsb.llm import ModelSettings
 from mmtsb.testing import FakeLLMServer
+from testkit import run_async
 from pipelines.backends.base import GroupContext
 from pipelines.backends.llm import STAGES, LLMBackend, prompt_hash
 from pipelines.backends.llm_parse import extract_json, parse_reply
@@ -48,16 +48,7 @@ ENTITIES = {"appworld_entities": {}, "entity_diff_specs": [SPEC],
 CRITIQUE = {"criteria": {c: {"passed": True, "reason": "fine"} for c in CRITERIA}}
 
 
-def run(coro: Coroutine[Any, Any, Any]) -> Any:
-    """Run ``coro`` in a fresh loop, draining litellm's background logging before the loop closes."""
-
-    async def main() -> Any:
-        try:
-            return await coro
-        finally:
-            await flush_litellm_logging()
-
-    return asyncio.run(main())
+run = run_async
 
 
 @pytest.fixture
