@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.protocol.evidence import EpisodeEvidence
+from mmtsb.protocol.failures import CONTEXT_OVERFLOW, FailureClass, exception_class
 from mmtsb.protocol.trajectory import SCHEMA_VERSION, Trajectory
 from mmtsb.protocol.messages import AGENT, ENV, USER, Message, Party, ToolCall
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
@@ -122,6 +123,7 @@ class EpisodeRunner:
         self.step_cpu: list[float] = []        # this process's CPU per agent step (the sandbox child excluded)
         self.code_runs: list[dict[str, Any]] = []
         self._delivered: set[int] = set()      # image ids the agent has received from the user
+        self._acting: str | None = None        # the role whose turn it is (classifies a failure it raises)
 
     # ------------------------------------------------------------------ message plumbing
     def _append(self, sender: Party, recipient: Party, content: str = "", *, count: int = 1,
@@ -146,14 +148,17 @@ class EpisodeRunner:
         started = time.time()
         t0 = time.perf_counter()
         snapshot = self.ctx.built.initial
-        end_reason, error = "user_ended", None
+        end_reason, error, failure = "user_ended", None, None
         try:
             await self.agent.start(self.ctx)
             await self.user.start(self.ctx)
             self._seed_messages()
             end_reason = await self._play(t0)
-        except Exception as e:  # an infrastructure failure: recorded, never silent
-            end_reason, error = "error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}"
+        except Exception as e:  # recorded with its failure class, never silent
+            failure = exception_class(e, role=self._acting)
+            error = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}"
+            # the agent's own history outgrew its context: the episode is judged like any other
+            end_reason = CONTEXT_OVERFLOW if failure == FailureClass.AGENT else "error"
         duration = time.perf_counter() - t0
         world = self.ctx.world
         world_diff = world.diff(snapshot)
@@ -166,13 +171,19 @@ class EpisodeRunner:
         verdicts: dict[str, JudgeVerdict | None] = {name: None for name in registry.judged_parties()}
         for key, judge in self.judges.items():
             verdicts[key] = await self._judge(judge, evidence)
-        return EpisodeResult(self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts))
+        agent_verdict = verdicts.get("agent")
+        if failure is None and agent_verdict is not None and agent_verdict.error:   # no agent verdict: no score
+            failure = FailureClass(agent_verdict.error_class or FailureClass.INFRASTRUCTURE)
+        record = self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts)
+        record.failure_class = failure.value if failure is not None else None
+        return EpisodeResult(record)
 
     async def _judge(self, judge: Judge, evidence: EpisodeEvidence) -> JudgeVerdict:
         try:
             return await judge.judge(evidence)
         except Exception as e:  # a judge failure is reported, not counted as a verdict
-            return JudgeVerdict(judge.kind, judge.name, [], error=f"{type(e).__name__}: {e}")
+            return JudgeVerdict(judge.kind, judge.name, [], error=f"{type(e).__name__}: {e}",
+                                error_class=exception_class(e, role="judge").value)
 
     def _max_messages(self) -> int:
         return self.ctx.budgets.max_messages or self.ctx.scenario.max_messages
@@ -199,11 +210,13 @@ class EpisodeRunner:
             if actor == AGENT:
                 self.steps += 1
                 s0, c0 = time.perf_counter(), time.process_time()
+                self._acting = "agent"
                 action = await self.agent.act()
                 await self._route_agent(action)
                 self.step_times.append(time.perf_counter() - s0)
                 self.step_cpu.append(time.process_time() - c0)
             elif actor == USER:
+                self._acting = "user"
                 ended = await self._route_user(await self.user.act())
                 if ended:
                     return "user_ended"
@@ -355,7 +368,7 @@ class EpisodeRunner:
             "code_runs": self.code_runs,
             "images": [{"image_id": i.image_id, "source": i.source, "mime_type": i.mime_type, "sha256": i.sha256}
                        for i in (world.images.get(k) for k in world.images.ids())],
-            "usage": {"agent": self.agent.usage.to_dict(), "user": self.user.usage.to_dict(),
+            "usage": {"agent": self.agent.usage_record(), "user": self.user.usage_record(),
                       **{f"{k}_judge": v.usage for k, v in verdicts.items() if v is not None}},
             "timing": {"started_at": started, "duration_s": round(duration, 4),
                        "agent_step_s": [round(t, 5) for t in self.step_times],

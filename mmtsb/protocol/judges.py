@@ -48,6 +48,7 @@ class JudgeVerdict:
     error: str | None = None
     prompt_version: str = "none"
     usage: dict[str, Any] = field(default_factory=dict)
+    error_class: str | None = None    # with ``error``: its failure class (mmtsb.protocol.failures)
 
     @property
     def passed(self) -> bool:

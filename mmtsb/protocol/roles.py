@@ -23,6 +23,7 @@ class RoleUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     api_calls: int = 0
+    failed_calls: int = 0        # failed attempts (retried, or the last of a call that failed)
     cost_usd: float = 0.0
     cost_known: bool = True
 
@@ -32,8 +33,8 @@ class RoleUsage:
 
     def to_dict(self) -> dict[str, Any]:
         return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "total_tokens": self.total_tokens, "api_calls": self.api_calls, "cost_usd": round(self.cost_usd, 6),
-                "cost_known": self.cost_known}
+                "total_tokens": self.total_tokens, "api_calls": self.api_calls, "failed_calls": self.failed_calls,
+                "cost_usd": round(self.cost_usd, 6), "cost_known": self.cost_known}
 
 
 class Role(ABC):
@@ -60,6 +61,10 @@ class Role(ABC):
     def prompts(self) -> dict[str, str]:
         """The prompt texts this role used (recorded in the trajectory)."""
         return {}
+
+    def usage_record(self) -> dict[str, Any]:
+        """The role's usage as the trajectory records it (a model role adds its failed attempts)."""
+        return self.usage.to_dict()
 
     async def close(self) -> None:
         """Release resources (model clients, interpreters)."""

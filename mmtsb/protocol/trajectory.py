@@ -10,6 +10,8 @@ memory. Unknown keys are kept (``extra="allow"``): a judged party declared by a 
 History:
 - 1: the hand-built dict of the loop (``version: 1``); failed episodes carried only a few keys.
 - 2: ``schema_version: 2``; every trajectory (failed episodes too) has every field, with defaults.
+- 3: ``failure_class`` (why the episode did not end normally: mmtsb.protocol.failures; None when it did) and a
+  verdict's ``error_class``; version 2 files read with both None (a row derives the class from its error).
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: the versions :func:`parse_trajectory` reads
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 
 
 class _Record(BaseModel):
@@ -82,6 +84,7 @@ class UsageRecord(_Record):
     completion_tokens: int = 0
     total_tokens: int = 0
     api_calls: int = 0
+    failed_calls: int = 0       # attempts that failed (retried, or the last one of a call that failed)
     cost_usd: float = 0.0
     cost_known: bool = True
 
@@ -107,6 +110,7 @@ class VerdictRecord(_Record):
     reasoning: str = ""
     static: bool = False
     error: str | None = None
+    error_class: str | None = None      # the failure class of ``error`` (mmtsb.protocol.failures)
     prompt_version: str = "none"
     usage: dict[str, Any] = Field(default_factory=dict)
     passed: bool = False
@@ -148,6 +152,7 @@ class Trajectory(_Record):
     steps: int = 0
     end_reason: str = "error"
     error: str | None = None
+    failure_class: str | None = None          # mmtsb.protocol.failures.FailureClass; None: ended normally
     world_diff: dict[str, Any] | None = None
     entity_diff: dict[str, Any] | None = None
     judges: dict[str, VerdictRecord | None] = Field(default_factory=dict)

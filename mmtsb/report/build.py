@@ -11,6 +11,7 @@ from typing import Any
 
 from mmtsb.report import figures as figs
 from mmtsb.report import markdown
+from mmtsb.protocol.failures import FailureClass, count_by_class, row_failure_class
 from mmtsb.report.data import RunData, episode_key, first_line, infra_reason
 from mmtsb.report.metrics import (
     breakdowns, criteria_rates, group_metrics, image_categories, pass_k_table, repeats_of, search_calls,
@@ -43,6 +44,7 @@ def compute(data: RunData) -> dict[str, Any]:
     facts = episode_facts(data)
     head = group_metrics(ev)
     usage = usage_by_role(rows)
+    failures_by_class = count_by_class(rows)
     repeats = repeats_of(rows)
     classes: list[tuple[dict[str, Any], Classification]] = [(r, facts[episode_key(r)]["classification"]) for r in ev]
     failures = [(r, c) for r, c in classes if c.category is not None]
@@ -64,8 +66,10 @@ def compute(data: RunData) -> dict[str, Any]:
         "n_user_judged": head["n_user_judged"],
         **{k: head[k] for k in ("ui_sr", "ui_sr_ci", "n_ui_judged") if k in head},   # UI mode only
         "avg_steps": head["avg_steps"],
-        "infra_failures": len(infra),
+        "infra_failures": failures_by_class[FailureClass.INFRASTRUCTURE],
+        "not_evaluated": len(infra),
         "infra_rate": len(infra) / len(rows) if rows else None,
+        "failures": failures_by_class,
         "usage": usage,
         "total_tokens": sum(u["total_tokens"] for u in usage.values()),
         "cost_usd": sum(u["cost_usd"] for u in usage.values()),
@@ -87,7 +91,8 @@ def compute(data: RunData) -> dict[str, Any]:
         "failures": [{"episode_id": episode_key(r), "scenario": r.get("scenario"), "repeat": r.get("repeat"),
                       **c.to_dict()} for r, c in failures],
         "infra": [{"episode_id": episode_key(r), "scenario": r.get("scenario"), "attempts": r.get("attempts"),
-                   "reason": infra_reason(r), "error": first_line(r.get("error"), 400)} for r in infra],
+                   "failure_class": str(row_failure_class(r)), "reason": infra_reason(r),
+                   "error": first_line(r.get("error"), 400)} for r in infra],
     }
     return {"summary": summary, "details": details}
 

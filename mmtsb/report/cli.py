@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
             sr = "–" if s["agent_sr"] is None else f"{100 * s['agent_sr']:.1f}%"
             f1 = "–" if s["entity_f1"] is None else f"{s['entity_f1']:.3f}"
             print(f"{s['label']}: {s['n_episodes']} episodes, Agent SR {sr}, Entity F1 {f1}, "
-                  f"infra failures {s['infra_failures']}")
+                  f"not evaluated {s.get('not_evaluated', s['infra_failures'])}")
             print(f"wrote {Path(out) / 'report.md'}, {Path(out) / 'summary.json'}, {Path(out) / 'figures'}/")
         else:
             from mmtsb.report.compare import compare_runs

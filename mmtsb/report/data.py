@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmtsb.protocol.failures import is_excluded
 from mmtsb.protocol.trajectory import Trajectory, TrajectoryFormatError, load_trajectory
 
 PARQUET_DIR = "episodes.parquet"
@@ -81,13 +82,14 @@ def json_list(value: Any) -> list[Any]:
 
 
 def is_infra(row: Row) -> bool:
-    """An infrastructure failure: flagged by the runner, an episode that crashed (end reason ``error``) or
-    an agent judge that failed to return a verdict. These never count as agent failures."""
-    return bool(row.get("infra_failure")) or row.get("end_reason") == "error" or bool(row.get("agent_judge_error"))
+    """A row left out of the agent metrics: an infrastructure, configuration or scenario failure (its
+    ``failure_class``; older rows: flagged by the runner, crashed, or an agent judge that gave no verdict).
+    These never count as agent failures."""
+    return is_excluded(row)
 
 
 def infra_reason(row: Row) -> str:
-    """Why a row is an infrastructure failure, in one line."""
+    """Why a row is left out of the agent metrics, in one line."""
     if row.get("agent_judge_error") and row.get("end_reason") != "error" and not row.get("error"):
         return f"agent judge: {first_line(row['agent_judge_error'])}"
     return first_line(row.get("error") or "infrastructure failure (no error text)")
@@ -117,7 +119,7 @@ class RunData:
 
     @property
     def evaluated(self) -> list[Row]:
-        """Rows that count for agent metrics (infrastructure failures excluded)."""
+        """Rows that count for agent metrics (infrastructure, configuration and scenario failures excluded)."""
         return [r for r in self.rows if not is_infra(r)]
 
     @property

@@ -8,10 +8,13 @@ from typing import Any
 from mmtsb.report.metrics import AXES
 from mmtsb.report.taxonomy import CATEGORIES, CATEGORY_TITLES, SIGNAL_TITLES, SIGNALS
 
-INFRA_NOTE = ("Infrastructure failures (crashed episodes, provider or sandbox errors after retries, agent judges "
-              "that returned no verdict) are reported separately and **excluded** from every agent metric: "
-              "Agent SR, Entity F1, User SR, average steps, tool recall, the failure taxonomy, pass^k and the "
-              "breakdowns. Token and cost totals include them (those tokens were spent).")
+INFRA_NOTE = ("Episodes that could not be evaluated are reported separately and **excluded** from every agent "
+              "metric (Agent SR, Entity F1, User SR, average steps, tool recall, the failure taxonomy, pass^k and "
+              "the breakdowns): infrastructure failures (provider or sandbox errors after retries, crashes, agent "
+              "judges that returned no verdict), configuration failures (credentials, requests the provider "
+              "refuses) and scenario failures (files that cannot be played). An agent whose own history outgrew "
+              "its context is an agent failure (end reason `context_overflow`). Token and cost totals include "
+              "every attempt, failed and retried ones too (those tokens were spent).")
 F1_NOTE = ("Entity F1 (micro) is entity-level within an episode (unexpected writes count as extra actual "
            "entities), averaged over episodes; Entity F1 (macro) is the reference implementation's number "
            "(precision and recall averaged over table groups, zeroed by a failed device guardrail).")
@@ -72,7 +75,8 @@ def run_report(summary: Mapping[str, Any], details: Mapping[str, Any], figures: 
             ["Judge", c["judge_model"]], ["Interface", c["interface"]], ["Toolbox", c["toolbox"]],
             ["Dataset", c["dataset"]], ["Config hash", c["config_hash"]],
             ["Episodes", f"{s['n_episodes']} ({s['n_scenarios']} scenarios, up to {s['repeats']} repeat(s))"],
-            ["Evaluated episodes", s["n_evaluated"]], ["Infrastructure failures", s["infra_failures"]]]),
+            ["Evaluated episodes", s["n_evaluated"]],
+            ["Not evaluated", _not_evaluated(s)]]),
         "> " + INFRA_NOTE,
         _headline(s),
         _criteria(s),
@@ -123,12 +127,13 @@ def _criteria(s: Mapping[str, Any]) -> str:
 def _usage(s: Mapping[str, Any]) -> str:
     rows = []
     for role, u in s["usage"].items():
-        rows.append([role, int(u["api_calls"]), int(u["prompt_tokens"]), int(u["completion_tokens"]),
+        rows.append([role, int(u["api_calls"]), int(u.get("failed_calls", 0)), int(u["prompt_tokens"]),
+                     int(u["completion_tokens"]),
                      int(u["total_tokens"]), f"{u['mean_total_tokens']:.0f}", f"{u['cost_usd']:.4f}",
                      f"{u['mean_cost_usd']:.4f}"])
     te = s["token_efficiency"]
     return ("## Tokens and cost per role\n\n"
-            + table(["Role", "API calls", "Prompt tokens", "Completion tokens", "Total tokens",
+            + table(["Role", "API calls", "Failed attempts", "Prompt tokens", "Completion tokens", "Total tokens",
                      "Tokens / episode", "Cost (USD)", "Cost / episode"], rows)
             + f"\n\nTotal: {int(s['total_tokens'])} tokens, ${s['cost_usd']:.4f}. Agent tokens per passing "
               f"episode: {num(te['agent_tokens_passing'], 0)}, per failing episode: "
@@ -198,13 +203,24 @@ def _breakdowns(s: Mapping[str, Any], figures: Mapping[str, str]) -> str:
     return "\n\n".join(p for p in out if p)
 
 
+def _not_evaluated(s: Mapping[str, Any]) -> str:
+    """``3 (infrastructure 2, configuration 1)``: the rows left out of agent metrics, by failure class."""
+    n = s.get("not_evaluated", s["infra_failures"])
+    parts = [f"{k} {v}" for k, v in (s.get("failures") or {}).items() if v and k != "agent"]
+    return f"{n} ({', '.join(parts)})" if parts else str(n)
+
+
 def _infra(details: Mapping[str, Any]) -> str:
     infra = details["infra"]
     if not infra:
-        return "## Infrastructure failures\n\nNone."
-    rows = [[f"`{i['episode_id']}`", i["scenario"], i["attempts"], i["reason"]] for i in infra]
-    return ("## Infrastructure failures\n\nNot agent failures: excluded from the agent metrics above.\n\n"
-            + table(["Episode", "Scenario", "Attempts", "Reason"], rows))
+        return "## Episodes not evaluated\n\nNone."
+    rows = [[f"`{i['episode_id']}`", i["scenario"], i.get("failure_class", "infrastructure"), i["attempts"],
+             i["reason"]] for i in infra]
+    return ("## Episodes not evaluated\n\nNot agent failures: excluded from the agent metrics above. "
+            "Infrastructure failures were retried (and a resumed run plays them again); configuration failures "
+            "stop the run (a resumed run plays them again once the configuration is fixed); scenario failures "
+            "name a file that cannot be played.\n\n"
+            + table(["Episode", "Scenario", "Class", "Attempts", "Reason"], rows))
 
 
 # ---------------------------------------------------------------------------------------------- compare
@@ -214,7 +230,8 @@ def compare_report(summaries: Sequence[Mapping[str, Any]], figures: Mapping[str,
              s["config"]["judge_model"], s["config"]["interface"], s["config"]["toolbox"], s["config"]["dataset"],
              s["config"]["config_hash"]] for i, s in enumerate(summaries)]
     ui = any("ui_sr" in s for s in summaries)
-    head = [[s["label"], s["n_episodes"], s["infra_failures"], pct(s["agent_sr"]), ci(s["agent_sr_ci"]),
+    head = [[s["label"], s["n_episodes"], s.get("not_evaluated", s["infra_failures"]), pct(s["agent_sr"]),
+             ci(s["agent_sr_ci"]),
              num(s["entity_f1"]), num(s["entity_f1_macro"]), pct(s["user_sr"]),
              *([pct(s.get("ui_sr"))] if ui else []), num(s["avg_steps"], 1),
              num(s["surfaced_tool_recall"]), num(s["invoked_tool_recall"]),
@@ -230,7 +247,7 @@ def compare_report(summaries: Sequence[Mapping[str, Any]], figures: Mapping[str,
         "## Runs\n\n" + table(["#", "Label", "Run folder", "Agent", "User", "Judge", "Interface", "Toolbox",
                                 "Dataset", "Config hash"], runs),
         "> " + INFRA_NOTE,
-        "## Headline metrics\n\n" + table(["Run", "Episodes", "Infra", "Agent SR", "95% CI", "Entity F1 (micro)",
+        "## Headline metrics\n\n" + table(["Run", "Episodes", "Not evaluated", "Agent SR", "95% CI", "Entity F1 (micro)",
                                            "Entity F1 (macro)", "User SR", *(["UI SR"] if ui else []),
                                            "Avg steps", "Surfaced recall",
                                            "Invoked recall", "Agent tokens / ep.", "Cost (USD)"], head)

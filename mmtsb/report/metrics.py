@@ -161,12 +161,15 @@ def criteria_rates(rows: Sequence[Row]) -> dict[str, dict[str, float | int | Non
 
 
 def usage_by_role(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
-    """Tokens, API calls and cost per role: totals and means per episode (over every episode, failed or not:
-    an infrastructure failure spends tokens too)."""
+    """Tokens, API calls, failed attempts and cost per role: totals and means per episode (over every episode,
+    failed or not: an infrastructure failure spends tokens too), and ``earlier_attempts``: what the episode
+    attempts retried and thrown away spent (all roles together; listed only when not zero)."""
     out: dict[str, dict[str, float]] = {}
     n = max(len(rows), 1)
-    for role in role_keys():
+    for role in (*role_keys(), "earlier_attempts"):
         totals = {f: float(sum((r.get(f"{role}_{f}") or 0) for r in rows)) for f in USAGE_FIELDS}
+        if role == "earlier_attempts" and not any(totals.values()):
+            continue   # listed only when retried attempts spent something
         out[role] = {**totals, **{f"mean_{f}": totals[f] / n for f in ("total_tokens", "cost_usd")}}
     return out
 

@@ -110,6 +110,11 @@ class ModelRole(Role):
         self.reasoning: list[str] = []
         self.ctx: EpisodeView | None = None
 
+    def usage_record(self) -> dict[str, Any]:
+        """Usage with the failed attempts of this role's calls (counted by its client's ledger)."""
+        self.usage.failed_calls = int(self.client.ledger.totals().get(self.role_key, {}).get("failed_calls", 0))
+        return self.usage.to_dict()
+
     # ---- history -----------------------------------------------------------------------------------------
     def _add(self, message: OpenAIMessage) -> OpenAIMessage:
         self.conversions += 1

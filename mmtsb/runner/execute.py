@@ -7,13 +7,18 @@ episodes are in flight, each submitted to the least loaded actor (an actor plays
 (``asyncio.wait`` over the actors' object refs) and written from the driver: trajectory first, then the row's
 part file, both atomically, so an episode is recorded exactly when its part file exists.
 
-Failures: an infrastructure failure (the episode raised, ended with ``end_reason == "error"``, or its actor
-died) is retried with a fresh attempt up to ``runner.max_infra_retries`` times (a dead actor is replaced);
-the last attempt is recorded with ``infra_failure=True``. An episode that ran and simply failed is an agent
-failure: recorded as is, never retried.
+Failures (classes: mmtsb.protocol.failures): an infrastructure failure (a provider error that outlived the
+call's own retries, a crash, a dead actor) is retried with a fresh attempt up to ``runner.max_infra_retries``
+times (a dead actor is replaced); the usage of the attempts thrown away is added to the row that is kept
+(``earlier_attempts_*``), so totals are true. A configuration failure (credentials, a refused request) is
+recorded and stops the run: no new episode starts (``summary.stopped``), since every other one would fail the
+same way. A scenario failure is recorded against its file, never retried. Rows of these classes carry
+``infra_failure=True`` (left out of agent metrics) and their ``failure_class``. An episode that ran and simply
+failed is an agent failure: recorded as is, never retried.
 
-Resume: starting the same run again (same config, same run folder) skips every episode id whose part file
-exists, so a run killed at any point (even ``kill -9``) finishes with each episode exactly once.
+Resume: starting the same run again (same config, same run folder) skips every episode whose row is recorded,
+except rows of an infrastructure or configuration failure, which are played again (the new row replaces the
+old one); a run killed at any point (even ``kill -9``) finishes with each episode exactly once.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from mmtsb.protocol.failures import EXCLUDED, RETRIED, FailureClass, replayed_on_resume
 from mmtsb.runner.backends import Backend, make_backend
 from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
@@ -103,13 +109,18 @@ class _Run:
         self.layout = layout
         self.stats = stats
         self.max_retries = max(0, settings.runner.max_infra_retries)
+        self.stopped: str | None = None               # why no new episode starts (a configuration failure)
+        self.not_played = 0                           # episodes left unplayed when the run stopped
         self.first_submitted: float | None = None     # perf_counter of the first submission
         self.last_durable: float | None = None        # perf_counter right after the last part file was written
 
     def record(self, task: EpisodeTask, outcome: dict[str, Any]) -> dict[str, Any]:
         """Trajectory file, then the part file (both atomic): from now on the episode counts as done."""
         self.layout.write_trajectory(task.episode_id, outcome["trajectory_json"])
-        row = {**outcome["row"], **task.run, "attempts": task.attempts, "infra_failure": bool(outcome["infra"]),
+        failure = outcome["failure_class"]
+        row = {**outcome["row"], **task.run, "attempts": task.attempts,
+               "infra_failure": failure is not None and FailureClass(failure) in EXCLUDED,
+               **{f"earlier_attempts_{k}": v for k, v in task.earlier_attempts.items()},
                "trajectory_path": self.layout.trajectory_relpath(task.episode_id), "finished_at": time.time()}
         self.layout.write_row(task.episode_id, row)
         self.last_durable = time.perf_counter()
@@ -128,7 +139,7 @@ class _Run:
         inflight: dict[asyncio.Future[dict[str, Any]], tuple[EpisodeTask, int, int]] = {}
         load = [0] * backend.slots
         while pending or inflight:
-            while pending and len(inflight) < concurrency:
+            while pending and len(inflight) < concurrency and self.stopped is None:
                 task = pending.popleft()
                 slot = min(range(backend.slots), key=load.__getitem__)
                 task.attempts += 1
@@ -137,17 +148,27 @@ class _Run:
                 fut, generation = backend.submit(slot, task)
                 inflight[fut] = (task, slot, generation)
                 load[slot] += 1
+            if not inflight:   # stopped with episodes left: they stay unrecorded (a resume plays them)
+                self.not_played = len(pending)
+                return
             done, _ = await asyncio.wait(inflight, return_when=asyncio.FIRST_COMPLETED)
             for fut in done:
                 task, slot, generation = inflight.pop(fut)
                 load[slot] -= 1
                 outcome = await self._outcome(backend, fut, task, slot, generation)
-                if outcome["infra"] and outcome["retryable"] and task.attempts <= self.max_retries:
+                failure = FailureClass(outcome["failure_class"]) if outcome["failure_class"] else None
+                if failure in RETRIED and task.attempts <= self.max_retries:
                     self.stats.retries += 1
+                    task.add_earlier_attempt(outcome["row"])
                     log.warning("episode %s: infrastructure failure on attempt %d, retrying: %s", task.episode_id,
                                 task.attempts, (outcome["error"] or "").splitlines()[0][:300])
                     pending.appendleft(task)
                     continue
+                if failure == FailureClass.CONFIGURATION and self.stopped is None:
+                    self.stopped = (outcome["error"] or "configuration error").splitlines()[0][:500]
+                    log.error("stopping the run: episode %s failed on the run's configuration, which every other "
+                              "episode shares: %s. Fix it and run the same command again: the episodes not "
+                              "played, and this one, are played then.", task.episode_id, self.stopped)
                 row = self.record(task, outcome)
                 self.stats.add(row)
                 view.refresh()
@@ -164,9 +185,9 @@ class _Run:
             error = f"episode actor died: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         else:
             error = f"{type(exc).__name__}: {exc}"
-        trajectory = failure_trajectory(task, error)
+        trajectory = failure_trajectory(task, error, FailureClass.INFRASTRUCTURE)
         trajectory.run = {**task.run, "attempt": task.attempts}
-        return outcome_of(trajectory, infra=True, retryable=True)
+        return outcome_of(trajectory)
 
 
 def _write_config(settings: RunSettings, layout: RunLayout) -> None:
@@ -180,7 +201,7 @@ def _write_config(settings: RunSettings, layout: RunLayout) -> None:
 
 
 def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int,
-            phases: dict[str, float | None] | None = None, invalid: list[str] | None = None) -> RunSummary:
+            phases: dict[str, Any] | None = None, invalid: list[str] | None = None) -> RunSummary:
     rows = layout.read_rows()
     hashes = {r.get("config_hash") for r in rows} - {settings.config_hash}
     if hashes:
@@ -240,14 +261,25 @@ def _write_invalid(layout: RunLayout, invalid: dict[str, list[str]]) -> None:
 
 
 async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> RunSummary:
-    """:func:`execute_run` for callers already inside an event loop. Files that do not validate are reported
-    (``invalid_scenarios.json``, the summary's ``invalid_scenarios``) and not played."""
+    """:func:`execute_run` for callers already inside an event loop. A missing key or sink stops the run before
+    its first episode (RunConfigError naming the fix: mmtsb.config.preflight). Files that do not validate are
+    reported (``invalid_scenarios.json``, the summary's ``invalid_scenarios``) and not played."""
     t0 = time.perf_counter()
+    from mmtsb.config.build import RunConfigError
+    from mmtsb.config.preflight import run_problems
+
+    if problems := run_problems(settings):   # what would fail every episode the same way: stop now
+        raise RunConfigError("; ".join(problems))
     layout = RunLayout(settings.run_dir)
     layout.prepare()
     _write_config(settings, layout)
     tasks = plan_episodes(settings)
     done = layout.done_ids()
+    replay = {r.get("episode_id") for r in layout.read_rows() if replayed_on_resume(r)} if done else set()
+    if replay:
+        log.info("resuming %s: %d recorded episode(s) ended in an infrastructure or configuration failure and "
+                 "are played again", layout.run_dir, len(replay & done))
+        done -= replay
     invalid = invalid_scenarios([t for t in tasks if t.episode_id not in done], settings)
     _write_invalid(layout, invalid)
     tasks = [t for t in tasks if t.path not in invalid]
@@ -256,11 +288,11 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
     planned_ids = {t.episode_id for t in tasks}
     if done & planned_ids:
         for row in layout.read_rows():
-            if row.get("episode_id") in planned_ids:
+            if row.get("episode_id") in planned_ids & done:
                 stats.add(row)
         log.info("resuming %s: %d of %d episodes already recorded", layout.run_dir, len(tasks) - len(todo),
                  len(tasks))
-    phases: dict[str, float | None] = {}
+    phases: dict[str, Any] = {}
     if todo:
         concurrency = max(1, min(settings.runner.max_concurrency, len(todo)))
         backend = make_backend(settings.runner, concurrency, uses_models=uses_models(settings))
@@ -272,6 +304,7 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
             with ProgressView(len(tasks), stats, enabled=progress) as view:
                 await run.schedule(backend, todo, concurrency, view)
             phases["play_s"] = run.play_s
+            phases["stopped"], phases["not_played"] = run.stopped, run.not_played
         finally:
             await backend.stop()
     return _finish(settings, layout, time.perf_counter() - t0, len(tasks), phases, invalid=sorted(invalid))

@@ -6,13 +6,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from mmtsb.protocol.failures import is_excluded
 from mmtsb.runner.rows import role_keys
-
-
-def is_infra_failure(row: dict[str, Any]) -> bool:
-    """A row recorded for an infrastructure failure (older rows without the flag: end_reason == "error")."""
-    flag = row.get("infra_failure")
-    return bool(flag) if flag is not None else row.get("end_reason") == "error"
 
 
 @dataclass
@@ -32,8 +27,10 @@ class RunningStats:
     def add(self, row: dict[str, Any]) -> None:
         self.done += 1
         self.tokens += sum(int(row.get(f"{r}_total_tokens") or 0) for r in role_keys())
+        self.tokens += int(row.get("earlier_attempts_total_tokens") or 0)
         self.cost_usd += sum(float(row.get(f"{r}_cost_usd") or 0.0) for r in role_keys())
-        if is_infra_failure(row):
+        self.cost_usd += float(row.get("earlier_attempts_cost_usd") or 0.0)
+        if is_excluded(row):
             self.infra += 1
             return
         if row.get("agent_pass") is not None:
@@ -47,7 +44,7 @@ class RunningStats:
         sr = f"{self.passed / self.scored:.3f}" if self.scored else "-"
         f1 = f"{self.f1_sum / self.f1_n:.3f}" if self.f1_n else "-"
         tokens = f"{self.tokens / 1000:.1f}k" if self.tokens >= 1000 else str(self.tokens)
-        return (f"Agent SR {sr} | Entity F1 {f1} | infra errors {self.infra} ({self.retries} retries) | "
+        return (f"Agent SR {sr} | Entity F1 {f1} | not evaluated {self.infra} ({self.retries} retries) | "
                 f"{tokens} tok | ${self.cost_usd:.4f}")
 
 

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from mmtsb.protocol import registry
+from mmtsb.protocol.failures import row_failure_class
 from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
 from mmtsb.protocol.trajectory import Trajectory, parse_trajectory
 
@@ -22,7 +23,8 @@ FRAMEWORK_TOOLS = frozenset({"api_docs_search_api_docs", "execute_code", "end_co
                              "send_message_with_image"})
 TAXONOMY = ("selected_flow_type", "image_arrival", "challenge_type", "dataset_type", "num_images",
             "num_user_rounds", "require_disambiguation")
-USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls", "cost_usd")
+#: per role: tokens, successful calls, failed attempts (retried or final) and cost
+USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls", "failed_calls", "cost_usd")
 
 
 def role_keys() -> tuple[str, ...]:
@@ -92,6 +94,7 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
         "rows": t.budgets.rows,
         "end_reason": t.end_reason,
         "error": t.error,
+        "failure_class": t.failure_class,
         "duration_s": t.timing.duration_s,
         "categories": json.dumps(t.categories),
         "expected_tools": json.dumps(t.expected_tools),
@@ -101,7 +104,7 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
     for role in role_keys():
         u = t.usage.get(role)
         for k in USAGE_FIELDS:
-            row[f"{role}_{k}"] = (getattr(u, k) or 0) if u is not None else 0
+            row[f"{role}_{k}"] = (getattr(u, k, 0) or 0) if u is not None else 0
     for k in TAXONOMY:
         row[k] = t.taxonomy.get(k)
     invoked, surfaced = invoked_tools(t), surfaced_tools(t)
@@ -110,6 +113,8 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
     row["invoked_tool_recall"] = _recall(t.expected_tools, invoked)
     row["surfaced_tool_recall"] = _recall(t.expected_tools, surfaced)
     row.update(run_fields)
+    if row["failure_class"] is None and (legacy := row_failure_class(row)) is not None:   # an older trajectory
+        row["failure_class"] = legacy.value
     return row
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mmtsb.runner.progress import is_infra_failure
+from mmtsb.protocol.failures import FailureClass, count_by_class, is_excluded
 from mmtsb.runner.rows import role_keys
 
 
@@ -28,6 +28,15 @@ class RunSummary:
     #: from the first episode submitted to the last result row durable in episodes.parquet (None: nothing played)
     startup_s: float | None = None
     play_s: float | None = None
+    #: rows per failure class (mmtsb.protocol.failures); ``infra_failures`` counts the infrastructure class only
+    failures: dict[str, int] = field(default_factory=dict)
+    not_evaluated: int = 0                     # rows left out of agent metrics (every class but ``agent``)
+    #: usage of attempts thrown away by in-run retries (already inside total_tokens and cost_usd)
+    earlier_attempts_tokens: int = 0
+    earlier_attempts_cost_usd: float = 0.0
+    failed_calls: int = 0                      # failed model-call attempts, over every role and attempt
+    stopped: str | None = None                 # why the run stopped early (a configuration failure), else None
+    not_played: int = 0                        # episodes left unplayed by that stop (a resume plays them)
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -42,21 +51,30 @@ def _mean(values: list[float]) -> float | None:
 
 def summarize(rows: list[dict[str, Any]], duration_s: float = 0.0) -> RunSummary:
     """Paper metrics over episode rows; infrastructure failures are counted apart, never as agent failures."""
-    ok = [r for r in rows if not is_infra_failure(r)]
+    ok = [r for r in rows if not is_excluded(r)]
     tokens = {role: sum(int(r.get(f"{role}_total_tokens") or 0) for r in rows) for role in role_keys()}
     cost = {role: round(sum(float(r.get(f"{role}_cost_usd") or 0.0) for r in rows), 6) for role in role_keys()}
+    earlier_tokens = sum(int(r.get("earlier_attempts_total_tokens") or 0) for r in rows)
+    earlier_cost = round(sum(float(r.get("earlier_attempts_cost_usd") or 0.0) for r in rows), 6)
+    failures = count_by_class(rows)
     return RunSummary(
         n_episodes=len(rows),
         agent_sr=_mean([float(r["agent_pass"]) for r in ok if r.get("agent_pass") is not None]),
         user_sr=_mean([float(r["user_pass"]) for r in ok if r.get("user_pass") is not None]),
         entity_f1=_mean([r["entity_f1"] for r in ok if r.get("entity_f1") is not None]),
         avg_steps=_mean([r["steps"] for r in ok if r.get("steps") is not None]),
-        infra_failures=len(rows) - len(ok),
+        infra_failures=failures[FailureClass.INFRASTRUCTURE],
         duration_s=round(duration_s, 3),
-        total_tokens=sum(tokens.values()),
-        cost_usd=round(sum(cost.values()), 6),
+        total_tokens=sum(tokens.values()) + earlier_tokens,
+        cost_usd=round(sum(cost.values()) + earlier_cost, 6),
         tokens_by_role=tokens,
         cost_by_role=cost,
         retried_episodes=sum(1 for r in rows if int(r.get("attempts") or 1) > 1),
         ui_sr=_mean([float(r["ui_pass"]) for r in ok if r.get("ui_pass") is not None]),
+        failures=failures,
+        not_evaluated=len(rows) - len(ok),
+        earlier_attempts_tokens=earlier_tokens,
+        earlier_attempts_cost_usd=earlier_cost,
+        failed_calls=sum(int(r.get(f"{role}_failed_calls") or 0) for r in rows for role in role_keys())
+        + sum(int(r.get("earlier_attempts_failed_calls") or 0) for r in rows),
     )

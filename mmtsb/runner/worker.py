@@ -19,12 +19,15 @@ from typing import Any
 from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.episode.play import play_scenario
 from mmtsb.protocol import registry
+from mmtsb.protocol.failures import FailureClass, exception_class
 from mmtsb.roles.factory import RoleFactory
 from mmtsb.protocol.trajectory import Trajectory
-from mmtsb.runner.rows import episode_row
+from mmtsb.runner.rows import USAGE_FIELDS, episode_row, role_keys
 from mmtsb.scenarios.loader import ScenarioError
 from mmtsb.world.templates import WorldCache
 
+#: the usage an episode's thrown-away attempts add to its row (``earlier_attempts_<field>``)
+EARLIER_ATTEMPT_FIELDS = USAGE_FIELDS
 #: scenarios whose worlds an episode process builds before its first episode (bounded: each costs ~0.1 s)
 WARM_SCENARIOS = 32
 
@@ -41,6 +44,14 @@ class EpisodeTask:
     cfg: EpisodeConfig
     attempts: int = 0
     run: dict[str, Any] = field(default_factory=dict)   # the run-level row fields (ids, seed, hash, labels)
+    #: usage summed over the attempts retried and thrown away (tokens, calls, failed calls, cost), all roles
+    earlier_attempts: dict[str, float] = field(default_factory=lambda: dict.fromkeys(EARLIER_ATTEMPT_FIELDS, 0))
+
+    def add_earlier_attempt(self, row: dict[str, Any]) -> None:
+        """Count the usage of an attempt about to be retried (its row and trajectory are not kept)."""
+        for k in EARLIER_ATTEMPT_FIELDS:
+            self.earlier_attempts[k] += sum((row.get(f"{role}_{k}") or 0) for role in role_keys())
+        self.earlier_attempts["cost_usd"] = round(self.earlier_attempts["cost_usd"], 8)
 
 
 @dataclass
@@ -120,16 +131,17 @@ def tune_gc_for_episodes() -> None:
     gc.set_threshold(ACTOR_GC_THRESHOLD, second, third)
 
 
-def failure_trajectory(task: EpisodeTask, error: str) -> Trajectory:
+def failure_trajectory(task: EpisodeTask, error: str, failure: FailureClass) -> Trajectory:
     """The record of an episode that raised instead of finishing (no world, no verdicts)."""
     return Trajectory(scenario=task.scenario, scenario_file=task.path, interface=task.cfg.interface, seed=task.seed,
-                      end_reason="error", error=error)
+                      end_reason="error", error=error, failure_class=failure.value)
 
 
-def outcome_of(trajectory: Trajectory, *, infra: bool, retryable: bool) -> dict[str, Any]:
-    """What travels back to the driver: the row, the trajectory JSON, and how the episode failed (if it did)."""
-    return {"row": episode_row(trajectory), "trajectory_json": trajectory.to_json(), "infra": infra,
-            "retryable": retryable, "error": trajectory.error}
+def outcome_of(trajectory: Trajectory) -> dict[str, Any]:
+    """What travels back to the driver: the row, the trajectory JSON, and how the episode failed, if it did
+    (``failure_class``: see mmtsb.protocol.failures)."""
+    return {"row": episode_row(trajectory), "trajectory_json": trajectory.to_json(),
+            "failure_class": trajectory.failure_class, "error": trajectory.error}
 
 
 class EpisodeWorker:
@@ -170,20 +182,20 @@ class EpisodeWorker:
         return done
 
     async def play(self, task: EpisodeTask) -> dict[str, Any]:
-        """Play one episode; never raises for episode-level problems (they come back as an infra outcome)."""
+        """Play one episode; never raises for episode-level problems (they come back classified)."""
         started = time.perf_counter()
         run = {**task.run, "attempt": task.attempts, "actor": self.holder}
         try:
             result = await play_scenario(Path(task.path), task.cfg, factory=self.factory, worlds=self.worlds)
         except ScenarioError as e:   # a broken scenario file fails the same way every time: not retried
-            trajectory = failure_trajectory(task, f"ScenarioError: {e}")
+            trajectory = failure_trajectory(task, f"ScenarioError: {e}", FailureClass.SCENARIO)
             trajectory.run = run
-            return outcome_of(trajectory, infra=True, retryable=False)
-        except Exception as e:       # noqa: BLE001 (an infrastructure failure, retried by the driver)
-            trajectory = failure_trajectory(task, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+            return outcome_of(trajectory)
+        except Exception as e:       # noqa: BLE001 (classified: a missing key is not retried, a crash is)
+            trajectory = failure_trajectory(task, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}",
+                                            exception_class(e))
             trajectory.timing.duration_s = round(time.perf_counter() - started, 4)
             trajectory.run = run
-            return outcome_of(trajectory, infra=True, retryable=True)
+            return outcome_of(trajectory)
         result.record.run = run
-        infra = result.end_reason == "error"
-        return outcome_of(result.record, infra=infra, retryable=infra)
+        return outcome_of(result.record)

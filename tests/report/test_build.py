@@ -117,7 +117,7 @@ def test_files_written(run_a: Path, built: dict[str, Any]) -> None:
     for section in ("## Headline metrics", "## Judge criteria", "## Tokens and cost per role",
                     "## Failure taxonomy (paper §6.4)", "### Signals", "### Examples", "## pass^k",
                     "## Breakdowns", "### Image arrival", "### Number of images", "### Challenge type",
-                    "### Flow type", "### Image source category", "## Infrastructure failures",
+                    "### Flow type", "### Image source category", "## Episodes not evaluated",
                     "excluded", "heuristic classification", "Entity F1 (macro, reference)",
                     "Surfaced tool recall", "Invoked tool recall", "![Breakdowns (Figure 5)](figures/"):
         assert section in md, section

@@ -127,7 +127,7 @@ def test_running_stats_and_summary_keep_infrastructure_failures_apart():
     for r in rows:
         stats.add(r)
     line = stats.line()
-    assert "Agent SR 0.500" in line and "Entity F1 0.750" in line and "infra errors 1" in line
+    assert "Agent SR 0.500" in line and "Entity F1 0.750" in line and "not evaluated 1" in line
     assert "2.0k tok" in line and "$0.0100" in line
     s = summarize(rows)
     assert (s.n_episodes, s.agent_sr, s.entity_f1, s.infra_failures, s.avg_steps) == (3, 0.5, 0.75, 1, 5.0)

@@ -28,6 +28,7 @@ from mmtsb.protocol.messages import AGENT, ENV, SYSTEM, USER, Message
 from mmtsb.llm import LLMClient, LLMError, LLMResponse
 from mmtsb.roles.judges import prompts
 from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA, Judge, JudgeKind, JudgeVerdict
+from mmtsb.protocol.failures import FailureClass, exception_class
 from mmtsb.roles.judges.parse import ParsedVerdict, VerdictParseError, parse_verdict
 from mmtsb.roles.llm_common import direct_transport, image_encoder, model_config, provider_limits, response_cache
 from mmtsb.protocol.registry import JudgeBackend, RoleRequest, judge, register_judge_backend
@@ -318,7 +319,18 @@ class LLMJudge(Judge):
 
     # ---- judging
     async def judge(self, evidence: EpisodeEvidence) -> JudgeVerdict:
-        """One judgement: a call, and at most one repair call when the reply is unusable."""
+        """One judgement: a call, and at most one repair call when the reply is unusable. Its usage counts
+        the failed attempts too (``failed_calls``, from the client's ledger)."""
+        role = f"{self.kind}_judge"
+        before = self._failed_calls(role)
+        verdict = await self._judge_once(evidence)
+        verdict.usage["failed_calls"] = self._failed_calls(role) - before
+        return verdict
+
+    def _failed_calls(self, role: str) -> int:
+        return int(self.client.ledger.totals().get(role, {}).get("failed_calls", 0))
+
+    async def _judge_once(self, evidence: EpisodeEvidence) -> JudgeVerdict:
         usage = _empty_usage()
         raws: list[str | None] = []
         messages = self.build_messages(evidence)
@@ -345,7 +357,8 @@ class LLMJudge(Judge):
             verdict.reasoning += f"\n[judge note: the first reply was unusable ({error}); repaired on retry]"
             return verdict
         except LLMError as e:
-            return self._error(f"judge model call failed: {e}", usage, raws)
+            return self._error(f"judge model call failed: {e}", usage, raws,
+                               error_class=exception_class(e, role="judge"))
 
     def _repair_client(self, truncated: bool) -> LLMClient:
         """The client for the repair call: the same, with max_tokens doubled after a ``length`` cut."""
@@ -366,10 +379,13 @@ class LLMJudge(Judge):
                                   f"the verdict is the AND of the criteria ({verdict.passed})]")
         return verdict
 
-    def _error(self, error: str, usage: dict[str, Any], raw: list[str | None]) -> JudgeVerdict:
+    def _error(self, error: str, usage: dict[str, Any], raw: list[str | None],
+               error_class: str = FailureClass.INFRASTRUCTURE) -> JudgeVerdict:
+        """A verdict-less outcome; ``error_class``: an unusable verdict may come out right on another try
+        (infrastructure), a refused call says which class it is (see mmtsb.protocol.failures)."""
         reasoning = "\n\n".join(f"--- raw reply {i + 1} ---\n{text or '(empty)'}" for i, text in enumerate(raw))
         return JudgeVerdict(self.kind, self.name, [], reasoning=reasoning, error=error,
-                            prompt_version=self.prompt_version, usage=dict(usage))
+                            prompt_version=self.prompt_version, usage=dict(usage), error_class=str(error_class))
 
 
 class LLMAgentJudge(LLMJudge):
