@@ -14,8 +14,10 @@ on another port, with more scenarios or more repeats, and only the missing episo
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
-from dataclasses import fields
+import typing
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,35 @@ def resolve_config(cfg: DictConfig) -> dict[str, Any]:
         raise RunConfigError(f"config cannot be resolved: {_omegaconf_message(e)}") from None
     assert isinstance(data, dict)
     return data
+
+
+def _dataclass_of(hint: Any) -> type | None:
+    """The dataclass a schema field holds (``X`` or ``X | None``), or None for open values (dicts, Any)."""
+    if is_dataclass(hint):
+        return hint  # type: ignore[return-value]
+    for arg in typing.get_args(hint):
+        if is_dataclass(arg):
+            return arg  # type: ignore[return-value]
+    return None
+
+
+def unknown_keys(data: dict[str, Any], schema: type | None = None, prefix: str = "") -> list[str]:
+    """Keys of a resolved config that the schema (:class:`~mmtsb.config.schema.RunConfig`) does not have, each
+    with a close match when there is one. Only a ``+key=value`` override can add one; since nothing would read
+    it, a misspelt key would silently change nothing."""
+    from mmtsb.config.schema import RunConfig
+
+    schema = schema or RunConfig
+    hints = typing.get_type_hints(schema)
+    out: list[str] = []
+    for key, value in data.items():
+        where = f"{prefix}{key}"
+        if key not in hints:
+            close = difflib.get_close_matches(str(key), list(hints), n=1)
+            out.append(f"{where}: not a config key" + (f" (did you mean {prefix}{close[0]}?)" if close else ""))
+        elif isinstance(value, dict) and (inner := _dataclass_of(hints[key])) is not None:
+            out.extend(unknown_keys(value, inner, f"{where}."))
+    return out
 
 
 def resolve_in_place(cfg: DictConfig) -> None:
@@ -239,6 +270,8 @@ def build_run_settings(cfg: DictConfig, run_dir: Path, *, cwd: Path | None = Non
     """RunSettings for a composed config. ``cwd`` is where relative paths start (default: the working
     directory); ``sweep_group`` names the W&B group of a sweep job when ``logging.group`` is null."""
     data = resolve_config(cfg)
+    if unknown := unknown_keys(data):
+        raise RunConfigError("; ".join(unknown))
     if int(data["repeats"]) < 1:
         raise RunConfigError(f"repeats={data['repeats']}: must be at least 1")
     episode = episode_config(data, cwd=cwd)
