@@ -1,4 +1,4 @@
-"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``run``."""
+"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``run``, ``stop``."""
 
 from __future__ import annotations
 
@@ -148,6 +148,34 @@ def cmd_episode(args: argparse.Namespace) -> int:
     return 0 if result.end_reason != "error" else 1
 
 
+def _recorded_kind(run_dir: Path) -> str | None:
+    """``runner.kind`` from a run folder's config.yaml, if it says."""
+    try:
+        import yaml
+
+        config = yaml.safe_load((run_dir / "config.yaml").read_text(encoding="utf-8"))
+        return str(config["runner"]["kind"])
+    except Exception:  # noqa: BLE001 (no config, or not one of ours)
+        return None
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    """End what a run left running (a killed driver's local Ray), from its folder's ray_session.json."""
+    from mmtsb.runner.leftovers import end_leftovers
+
+    run_dir = Path(args.run_dir)
+    if not run_dir.is_dir():
+        print(f"mmtsb stop: {run_dir} is not a folder", file=sys.stderr)
+        return 2
+    report = end_leftovers(run_dir, stop_live_driver=True)
+    if report.record is None and _recorded_kind(run_dir) == "cluster":
+        report.lines.append(f"{run_dir} ran on an existing Ray cluster: mmtsb never stops a cluster it did not "
+                            "start (stop the cluster itself with `ray stop` on its nodes if you mean to)")
+    for line in report.lines:
+        print(line)
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mmtsb", description="Evaluate visually grounded tool-calling agents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -175,6 +203,17 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
     sub.add_parser("run", help="the experiment platform (Hydra app): `mmtsb run [overrides] [--multirun]`; "
                               "see `mmtsb run --help`", add_help=False)
+
+    stop = sub.add_parser("stop", help="end what a run left running: the local Ray processes of a killed "
+                                       "`mmtsb run` (or a run still going), from RUN_DIR/ray_session.json",
+                          description="End the processes of the local Ray that a run started, as recorded in "
+                                      "RUN_DIR/ray_session.json (each by PID and start time: a process that "
+                                      "reused a PID is never touched), and the run's driver if it still runs. "
+                                      "A run on an existing cluster (runner=cluster) never stops the cluster. "
+                                      "Exit 0 when everything is ended or nothing was left; 1 when something "
+                                      "survived or the run was recorded on another host.")
+    stop.add_argument("run_dir", help="the run folder (hydra.run.dir of the run)")
+    stop.set_defaults(func=cmd_stop)
 
     sub.add_parser("serve", help="serve an open-weight model with vLLM: `mmtsb serve MODEL [key=value] "
                                 "[--gpus 0,1] [--dry-run]`", add_help=False)

@@ -3,6 +3,10 @@
 A backend offers numbered slots (one per actor), ``submit(slot, task)`` returning an asyncio future of the
 episode's outcome, and ``replace(slot)`` for a dead actor. The scheduler in :mod:`mmtsb.runner.execute` is
 the same for every backend.
+
+A Ray backend given its run folder owns the local Ray it starts: it first ends what a killed earlier driver of
+the same folder left running, then records the session in ``ray_session.json`` (removed at a normal end), see
+:mod:`mmtsb.runner.leftovers`. The provider gate is restarted by Ray if it dies (``max_restarts=-1``).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import math
 import os
 import sys
 import uuid
+from pathlib import Path
 from typing import Any, Protocol
 
 from mmtsb.runner.settings import RunnerSettings
@@ -105,8 +110,11 @@ class RayBackend:
     """A pool of episode actors (each an EpisodeWorker with ``max_concurrency`` = episodes per actor) and,
     when a role calls a model, one ProviderGate actor that enforces the per-provider caps across them."""
 
-    def __init__(self, runner: RunnerSettings, concurrency: int, *, uses_models: bool) -> None:
+    def __init__(self, runner: RunnerSettings, concurrency: int, *, uses_models: bool,
+                 run_dir: Path | str | None = None) -> None:
         self.runner = runner
+        self.run_dir = Path(run_dir) if run_dir is not None else None
+        self.claimed = False      # this backend wrote the run folder's ray_session.json
         self.concurrency = max(1, concurrency)
         self.slots, self.per_slot = pool_shape(runner, self.concurrency)   # final shape: see start()
         self.uses_models = uses_models
@@ -130,11 +138,20 @@ class RayBackend:
 
         from mmtsb.runner.gate import ProviderGate
 
+        if self.run_dir is not None:
+            from mmtsb.runner.leftovers import end_leftovers
+
+            report = end_leftovers(self.run_dir)   # RunFolderBusy if a live driver still plays the folder
+            if report.ended or report.survivors or report.elsewhere:
+                for line in report.lines:
+                    log.warning("previous run: %s", line)
         self.started_ray = init_ray(self.runner)
+        self._claim()
         limits = dict(self.runner.provider_limits)
-        if self.uses_models:
+        if self.uses_models:   # restarted by Ray if it dies; it starts empty and callers ask again
             self.gate = ray.remote(ProviderGate).options(
                 name=f"mmtsb-gate-{self.run_token}", max_concurrency=GATE_MAX_CONCURRENCY, num_cpus=0,
+                max_restarts=-1, max_task_retries=0,
             ).remote(limits)
         self._actor_cls = ray.remote(EpisodeWorker)
         total_cpus = float(ray.cluster_resources().get("CPU", 0.0))
@@ -148,7 +165,20 @@ class RayBackend:
         if warm_up is not None:   # every actor pays its one-time costs before the first episode is submitted
             done = await asyncio.gather(*(a.warm.remote(warm_up, own_process=True) for a in self.actors))
             log.info("warm-up: %s", done)
+        self._claim()   # again, now that the actors' worker processes exist
         log.info("ray pool: %d actors x %d episodes (%.3f CPU each)", self.slots, self.per_slot, cpus)
+
+    def _claim(self) -> None:
+        """Record the Ray this run started (``local``) or joined (``cluster``) in the run folder."""
+        if self.run_dir is None or not (self.started_ray or self.claimed):
+            return   # a Ray that was up before the run (a test's, a notebook's) is not the run's to end
+        from mmtsb.runner.leftovers import claim_run_ray
+
+        try:
+            claim_run_ray(self.run_dir, self.runner.kind, address=self.runner.address)
+            self.claimed = True
+        except Exception:  # noqa: BLE001 (the run goes on; only `mmtsb stop` loses its record)
+            log.exception("could not record the Ray session in %s", self.run_dir)
 
     def _spawn(self, slot: int, generation: int, limits: dict[str, int]) -> Any:
         name = self._actor_name(slot, generation)
@@ -205,11 +235,19 @@ class RayBackend:
         self.actors = []
         if self.started_ray:
             ray.shutdown()
+        if self.claimed and self.run_dir is not None:
+            from mmtsb.runner.leftovers import release_run_ray
+
+            release_run_ray(self.run_dir)
+            self.claimed = False
 
 
-def make_backend(runner: RunnerSettings, concurrency: int, *, uses_models: bool) -> Backend:
+def make_backend(runner: RunnerSettings, concurrency: int, *, uses_models: bool,
+                 run_dir: Path | str | None = None) -> Backend:
+    """The backend of ``runner.kind``; a Ray backend given ``run_dir`` owns (records, and later ends the
+    leftovers of) the local Ray it starts for that run folder."""
     if runner.kind == "inprocess":
         return InProcessBackend(runner, concurrency)
     if runner.kind in ("local", "cluster"):
-        return RayBackend(runner, concurrency, uses_models=uses_models)
+        return RayBackend(runner, concurrency, uses_models=uses_models, run_dir=run_dir)
     raise ValueError(f"runner.kind={runner.kind!r} is not one of local, cluster, inprocess")

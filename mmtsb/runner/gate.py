@@ -13,14 +13,28 @@ Waiters are served first come, first served; an acquire that waits longer than i
 The cap of a provider is ``overrides[provider]``, else the concurrency requested by its first acquire, else
 ``default`` (the same rule as ProviderLimits). This module imports nothing heavy: the gate actor's process
 stays small.
+
+Surviving its own death: the runner starts the gate with ``max_restarts=-1``, and everything it holds is
+rebuildable, so a restarted gate simply starts empty. Callers treat a dead or restarting gate as transient
+(:class:`~mmtsb.runner.gated_limits.GatedLimits` waits and asks again with a fresh token); a slot held at the
+moment of death is given back to the new gate as an unknown token (a harmless tombstone), so nothing waits for
+it. The only cost is that, for the length of the calls in flight at the death, the new gate may grant the
+provider's whole cap again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
+
+
+#: tokens released before (or without) their acquire that the gate remembers; a restarted gate receives one for
+#: every slot held at its predecessor's death, so the set is bounded (the oldest are forgotten first)
+MAX_TOMBSTONES = 100_000
 
 
 class ProviderGate:
@@ -33,11 +47,13 @@ class ProviderGate:
         self._used: dict[str, int] = {}
         self._waiting: dict[str, deque[tuple[str, str, asyncio.Future[bool]]]] = {}
         self._granted: dict[str, tuple[str, str]] = {}     # token -> (provider, holder)
-        self._tombstones: set[str] = set()
+        self._tombstones: dict[str, None] = {}              # insertion-ordered, bounded (MAX_TOMBSTONES)
         self._dead: set[str] = set()                        # holders released as dead: never granted again
         self.peak: dict[str, int] = {}
         self.grants = 0
         self.timeouts = 0
+        self.started_at = time.time()                       # a restarted gate is a new process, started later
+        self.pid = os.getpid()
 
     def size(self, provider: str, requested: int | None = None) -> int:
         if provider not in self._sizes:
@@ -48,7 +64,7 @@ class ProviderGate:
                       timeout_s: float | None = None) -> bool:
         """Wait for one of ``provider``'s slots; False if refused (released before granted) or timed out."""
         if token in self._tombstones:
-            self._tombstones.discard(token)
+            del self._tombstones[token]
             return False
         if holder and holder in self._dead:  # an acquire from an actor already declared dead arrived late
             return False
@@ -115,7 +131,9 @@ class ProviderGate:
                 if not fut.done():
                     fut.set_result(False)
                 return
-        self._tombstones.add(token)
+        self._tombstones[token] = None
+        if len(self._tombstones) > MAX_TOMBSTONES:
+            del self._tombstones[next(iter(self._tombstones))]
 
     async def release_holder(self, holder: str) -> int:
         """Free every slot held by ``holder`` (a dead actor) and withdraw its waiters; returns slots freed.
@@ -135,4 +153,4 @@ class ProviderGate:
     async def stats(self) -> dict[str, Any]:
         return {"sizes": dict(self._sizes), "in_use": {p: n for p, n in self._used.items() if n},
                 "waiting": {p: len(q) for p, q in self._waiting.items() if q}, "peak": dict(self.peak),
-                "grants": self.grants, "timeouts": self.timeouts}
+                "grants": self.grants, "timeouts": self.timeouts, "started_at": self.started_at, "pid": self.pid}
