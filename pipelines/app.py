@@ -20,9 +20,8 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
-from mmtsb.config.app import (  # noqa: E402
-    scrub_hydra_files, secret_override_values, serving, unwritable_output_dir,
-)
+from mmtsb.config.app import protected_job, serving, unwritable_output_dir  # noqa: E402
+from mmtsb.config.secrets import scrub_text  # noqa: E402
 from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
 from pipelines.config import GenerateConfig, register_generate_configs  # noqa: E402
 
@@ -70,7 +69,6 @@ def check_same_run(run_dir: Path, resolved: dict[str, Any]) -> None:
 
 def run_job(cfg: DictConfig) -> dict[str, Any]:
     from hydra.core.hydra_config import HydraConfig
-    from hydra.types import RunMode
 
     import yaml
 
@@ -78,36 +76,32 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir).resolve()
-    try:
-        settings = settings_from(cfg)
-    except ValueError as e:
-        print(f"{PROG}: config error: {e}", file=sys.stderr)
-        sys.exit(EXIT_CONFIG_ERROR)
-    resolved = _resolved(cfg)
-    try:
-        check_same_run(run_dir, resolved)
-    except ValueError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        sys.exit(EXIT_CONFIG_ERROR)
-    secrets = secret_override_values(list(hc.overrides.task))
-    if hc.output_subdir:
-        scrub_hydra_files(run_dir / hc.output_subdir, ("overrides.yaml", "config.yaml", "hydra.yaml"), secrets)
-    if hc.mode == RunMode.MULTIRUN:
-        scrub_hydra_files(Path(hc.sweep.dir), ("multirun.yaml",), secrets)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(
-        "# resolved config of this generation run (secrets removed)\n"
-        + yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, "
-          f"n_scenarios={settings.n_scenarios}, seed={settings.seed} -> {run_dir}", flush=True)
-    with serving(cfg, run_dir):
-        summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
-    if settings.logging.wandb:
-        from pipelines.wandb_log import log_generation
+    with protected_job(cfg) as secrets:
+        try:
+            settings = settings_from(cfg)
+        except ValueError as e:
+            print(f"{PROG}: config error: {scrub_text(str(e), secrets)}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
+        resolved = _resolved(cfg)
+        try:
+            check_same_run(run_dir, resolved)
+        except ValueError as e:
+            print(f"{PROG}: {e}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(
+            "# resolved config of this generation run (secrets removed)\n"
+            + yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, "
+              f"n_scenarios={settings.n_scenarios}, seed={settings.seed} -> {run_dir}", flush=True)
+        with serving(cfg, run_dir):
+            summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
+        if settings.logging.wandb:
+            from pipelines.wandb_log import log_generation
 
-        log_generation(run_dir, resolved, settings.logging)
-    out = summary.to_dict()
-    print(f"{PROG}: {json.dumps(out)}", flush=True)
+            log_generation(run_dir, resolved, settings.logging)
+        out = summary.to_dict()
+        print(f"{PROG}: {scrub_text(json.dumps(out), secrets)}", flush=True)
     return out
 
 

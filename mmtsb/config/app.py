@@ -26,14 +26,16 @@ from omegaconf import DictConfig  # noqa: E402
 
 from mmtsb.config import schema  # noqa: E402,F401  (registers the structured configs)
 from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
-from mmtsb.config.secrets import REDACTED, redact_override  # noqa: E402
+from mmtsb.config.secrets import (  # noqa: E402
+    MIN_SECRET_LEN, collect_secrets, install_log_filter, override_secrets, redact_override,
+    remove_log_filter, scrub_data, scrub_text,
+)
 
 if TYPE_CHECKING:
     from mmtsb.runner.settings import RunSettings
 
 PROG = "mmtsb run"
 EXIT_CONFIG_ERROR = 2
-MIN_SECRET_LEN = 4      # shorter "secrets" are not replaced in Hydra's records (it would garble them)
 
 
 @dataclasses.dataclass
@@ -98,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ------------------------------------------------------------------------------------------ one job
 def run_job(cfg: DictConfig) -> JobOutcome:
     """One Hydra job: settings, resolved config, server, episodes, summary. A config error ends the
-    process with status 2 and a message naming the key."""
+    process with status 2 and a message naming the key. Secrets given in the config or on the command line
+    are never written down (:func:`protected_job`; ``config.yaml`` is the redacted resolved config)."""
     from hydra.core.hydra_config import HydraConfig
     from hydra.types import RunMode
 
@@ -107,24 +110,20 @@ def run_job(cfg: DictConfig) -> JobOutcome:
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir).resolve()
     sweep_group = Path(hc.sweep.dir).name if hc.mode == RunMode.MULTIRUN else None
-    try:
-        resolve_in_place(cfg)
-        settings = build_run_settings(cfg, run_dir, cwd=Path(hc.runtime.cwd), sweep_group=sweep_group)
-    except RunConfigError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        sys.exit(EXIT_CONFIG_ERROR)
-    write_resolved_config(settings, run_dir)
-    secrets = secret_override_values(list(hc.overrides.task))
-    if hc.output_subdir:
-        scrub_hydra_files(run_dir / hc.output_subdir, ("overrides.yaml", "config.yaml", "hydra.yaml"), secrets)
-    if hc.mode == RunMode.MULTIRUN:
-        scrub_hydra_files(Path(hc.sweep.dir), ("multirun.yaml",), secrets)
-    print(f"{PROG}: {len(settings.scenarios)} scenario(s) x {settings.repeats} repeat(s) of "
-          f"dataset={settings.dataset}, agent={_agent_label(settings)}, config hash {settings.config_hash} "
-          f"-> {run_dir}", flush=True)
-    with serving(cfg, run_dir):
-        summary = summary_dict(execute(settings))
-    print(f"{PROG}: {json.dumps(summary, default=str)}", flush=True)
+    with protected_job(cfg) as secrets:
+        try:
+            resolve_in_place(cfg)
+            settings = build_run_settings(cfg, run_dir, cwd=Path(hc.runtime.cwd), sweep_group=sweep_group)
+        except RunConfigError as e:
+            print(f"{PROG}: {scrub_text(str(e), secrets)}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
+        write_resolved_config(settings, run_dir)
+        print(f"{PROG}: {len(settings.scenarios)} scenario(s) x {settings.repeats} repeat(s) of "
+              f"dataset={settings.dataset}, agent={_agent_label(settings)}, config hash {settings.config_hash} "
+              f"-> {run_dir}", flush=True)
+        with serving(cfg, run_dir):
+            summary = summary_dict(execute(settings))
+        print(f"{PROG}: {scrub_text(json.dumps(summary, default=str), secrets)}", flush=True)
     return JobOutcome(run_dir=run_dir, summary=summary)
 
 
@@ -146,25 +145,97 @@ def write_resolved_config(settings: RunSettings, run_dir: Path) -> Path:
 
 
 def secret_override_values(overrides: Sequence[str]) -> list[str]:
-    """The values given on the command line for keys that name secrets (``+model.extra_params.api_key=...``)."""
-    values = [o.split("=", 1)[1] for o in overrides if redact_override(o) != o]
-    return [v for v in values if len(v) >= MIN_SECRET_LEN]
+    """The secret values given on the command line: values of keys that name secrets
+    (``+model.extra_params.api_key=...``, quotes removed) and passwords in URLs (``api_base=http://u:p@h``)."""
+    return override_secrets(overrides)
 
 
-def scrub_hydra_files(folder: Path, names: Sequence[str], secrets: Sequence[str]) -> None:
-    """Hide secret override values in Hydra's own records (``.hydra/*.yaml``, ``multirun.yaml``), which hold
-    the overrides as typed, the unresolved config and the job's folder names."""
-    if not secrets:
-        return
+def job_secrets(cfg: DictConfig, overrides: Sequence[str] = ()) -> list[str]:
+    """Every secret value a job knows of: those of its config (secret keys, URL passwords, the values of the
+    variables ``api_key_env`` names; resolved when it resolves) and of its command-line overrides."""
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    found: list[str] = list(override_secrets(overrides))
+    for resolve in (False, True):
+        try:
+            data = OmegaConf.to_container(cfg, resolve=resolve, enum_to_str=True)
+        except (OmegaConfBaseException, ValueError):
+            continue
+        found += collect_secrets(data)
+    return sorted(set(found), key=lambda v: (-len(v), v))
+
+
+@contextlib.contextmanager
+def protected_job(cfg: DictConfig) -> Iterator[list[str]]:
+    """Around one Hydra job (``mmtsb run`` and ``mmtsb generate``): first hide its secrets in the records Hydra
+    wrote before the job started (``.hydra/*.yaml``, a sweep's ``multirun.yaml``), then keep them out of every
+    log line (a :class:`~mmtsb.config.secrets.SecretFilter` on the configured handlers: the console and the
+    job's log file) until the job ends. Yields the secret values (for messages the job prints itself)."""
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    hc = HydraConfig.get()
+    secrets = job_secrets(cfg, [*hc.overrides.task, *hc.overrides.hydra])
+    run_dir = Path(hc.runtime.output_dir)
+    if hc.output_subdir:
+        scrub_hydra_files(run_dir / hc.output_subdir, ("overrides.yaml", "config.yaml", "hydra.yaml"), secrets)
+    if hc.mode == RunMode.MULTIRUN:
+        scrub_hydra_files(Path(hc.sweep.dir), ("multirun.yaml",), secrets)
+    filt = install_log_filter(secrets)
+    try:
+        yield secrets
+    finally:
+        remove_log_filter(filt)
+
+
+def scrub_hydra_files(folder: Path, names: Sequence[str], secrets: Sequence[str] = ()) -> None:
+    """Hide secrets in Hydra's own records (``.hydra/*.yaml``, ``multirun.yaml``), which hold the overrides as
+    typed, the unresolved config and the job's folder names: values of secret keys, URL userinfo anywhere,
+    overrides of secret keys, and the given secret values wherever they occur. A file that holds none is left
+    as Hydra wrote it; one that does is rewritten (still YAML)."""
     for name in names:
         path = folder / name
         if not path.is_file():
             continue
-        text = original = path.read_text(encoding="utf-8")
-        for value in sorted(secrets, key=len, reverse=True):
-            text = text.replace(value, REDACTED)
+        original = path.read_text(encoding="utf-8")
+        text = _scrubbed_yaml(original, secrets)
         if text != original:
-            path.write_text(text, encoding="utf-8")
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+
+
+def _scrubbed_yaml(text: str, secrets: Sequence[str]) -> str:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return scrub_text(text, secrets)
+    clean = scrub_data(_redact_overrides(data), secrets)
+    if clean == data:
+        return text
+    body = yaml.safe_dump(clean, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return scrub_text(body, [s for s in secrets if len(s) >= MIN_SECRET_LEN])
+
+
+def _redact_overrides(data: Any) -> Any:
+    """Override strings (``overrides.yaml``'s list, ``hydra.overrides.*``, ``override_dirname``) with the
+    values of secret keys hidden."""
+    if isinstance(data, list) and all(isinstance(x, str) for x in data):
+        return [redact_override(x) for x in data]
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    hydra = out.get("hydra")
+    if isinstance(hydra, dict):
+        hydra = out["hydra"] = dict(hydra)
+        if isinstance(hydra.get("overrides"), dict):
+            hydra["overrides"] = {k: _redact_overrides(v) for k, v in hydra["overrides"].items()}
+        job = hydra.get("job")
+        if isinstance(job, dict) and isinstance(job.get("override_dirname"), str):
+            hydra["job"] = {**job, "override_dirname": ",".join(
+                redact_override(x) for x in job["override_dirname"].split(","))}
+    return out
 
 
 # ------------------------------------------------------------------------------------------ serving

@@ -140,9 +140,11 @@ class ModelSettings:
 
 
 def derive_provider(model: str, api_base: str | None) -> str:
-    """The api_base host:port for custom endpoints, else the litellm provider prefix of the model."""
+    """The api_base host:port for custom endpoints (never its ``user:password@``: the provider names limits,
+    ledgers and error messages, which are written down), else the litellm provider prefix of the model."""
     if api_base:
         parts = urlsplit(api_base if "://" in api_base else f"http://{api_base}")
-        if parts.netloc:
-            return parts.netloc.lower()
+        host = parts.netloc.rpartition("@")[2]
+        if host:
+            return host.lower()
     return model.split("/", 1)[0].lower()

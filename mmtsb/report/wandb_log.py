@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from mmtsb.config.secrets import redact, redact_userinfo
 from mmtsb.report.build import build_report
 from mmtsb.report.data import RunData
 from mmtsb.report.taxonomy import classify
@@ -47,17 +48,19 @@ def import_wandb() -> Any:
 
 
 def scrub(config: Any) -> Any:
-    """A copy of a config with every secret-looking key's value replaced (keys like api_key, token, password)."""
+    """A copy of a config with every secret-looking key's value replaced (keys like api_key, token, password,
+    Authorization; :func:`mmtsb.config.secrets.redact`'s rules too) and URL userinfo (``http://u:p@host``)
+    hidden in every string."""
     if isinstance(config, dict):
         out = {}
         for k, v in config.items():
             key = str(k)
             secret = SECRET_KEY.search(key) and not _NOT_SECRET.search(key)
             out[k] = REDACTED if secret and v not in (None, "") else scrub(v)
-        return out
+        return redact(out)
     if isinstance(config, (list, tuple)):
         return [scrub(v) for v in config]
-    return config
+    return redact(config)
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
@@ -99,9 +102,11 @@ def _settings_or_default(run_dir: Path, settings: Any) -> Any:
 
 
 def _cell(v: Any) -> Any:
-    if v is None or isinstance(v, (bool, int, float, str)):
+    if isinstance(v, str):
+        return redact_userinfo(v)   # rows are scrubbed when written; rows of older runs may not be
+    if v is None or isinstance(v, (bool, int, float)):
         return v
-    return json.dumps(v, default=str)
+    return redact_userinfo(json.dumps(v, default=str))
 
 
 def episode_table(data: RunData) -> tuple[list[str], list[list[Any]]]:

@@ -8,6 +8,11 @@ Every file is written to a hidden temp name (``.tmp_*``, ignored by pyarrow's da
 into place, so a reader (or a resumed run) never sees half a file, even after ``kill -9``. An episode is done
 exactly when its part file exists: that is the resume rule.
 
+Nothing secret is written: every string of a row and the trajectory text pass through
+:func:`mmtsb.config.secrets.scrub_text` (URL userinfo such as ``http://user:password@host`` always; the run's
+own secret values when the layout is given them), so an error message that quotes an endpoint or a key never
+reaches the results, the report built from them or W&B.
+
 Part files share one arrow schema (:func:`row_schema`), so the dataset reads without type conflicts whether a
 column is null in one episode and set in the next.
 """
@@ -25,6 +30,7 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
+from mmtsb.config.secrets import scrub_text
 from mmtsb.protocol import registry
 from mmtsb.runner.rows import role_keys
 
@@ -94,11 +100,29 @@ def row_table(row: dict[str, Any]) -> pa.Table:
     return pa.table({f.name: pa.array([_cell(row[f.name], f.type)], type=f.type) for f in schema}, schema=schema)
 
 
-class RunLayout:
-    """Paths and atomic writers of one run folder."""
+def scrub_row(row: dict[str, Any], secrets: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A copy of a results row whose strings (nested ones too) hold no URL userinfo and none of ``secrets``."""
+    return {k: _scrubbed(v, secrets) for k, v in row.items()}
 
-    def __init__(self, run_dir: str | Path) -> None:
+
+def _scrubbed(value: Any, secrets: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        return scrub_text(value, secrets)
+    if isinstance(value, dict):
+        return {k: _scrubbed(v, secrets) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrubbed(v, secrets) for v in value]
+    return value
+
+
+class RunLayout:
+    """Paths and atomic writers of one run folder. ``secrets``: the run's secret values
+    (:func:`mmtsb.config.secrets.collect_secrets` of its settings), removed from every row and trajectory
+    written; URL userinfo is removed in any case."""
+
+    def __init__(self, run_dir: str | Path, secrets: tuple[str, ...] | list[str] = ()) -> None:
         self.run_dir = Path(run_dir)
+        self.secrets = tuple(secrets)
         self.episodes_dir = self.run_dir / EPISODES_DIR
         self.trajectories_dir = self.run_dir / TRAJECTORIES_DIR
         self.summary_path = self.run_dir / SUMMARY_FILE
@@ -128,12 +152,13 @@ class RunLayout:
 
     def write_trajectory(self, episode_id: str, trajectory_json: str) -> Path:
         target = self.trajectory_path(episode_id)
-        _atomic_write(target, lambda tmp: Path(tmp).write_text(trajectory_json, encoding="utf-8"))
+        text = scrub_text(trajectory_json, self.secrets)
+        _atomic_write(target, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
         return target
 
     def write_row(self, episode_id: str, row: dict[str, Any]) -> Path:
         target = self.part_path(episode_id)
-        table = row_table(row)
+        table = row_table(scrub_row(row, self.secrets))
         _atomic_write(target, lambda tmp: pq.write_table(table, tmp, **PART_OPTIONS))
         return target
 
