@@ -21,7 +21,7 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 from mmtsb.config.app import protected_job, serving, unwritable_output_dir  # noqa: E402
-from mmtsb.config.secrets import scrub_text  # noqa: E402
+from mmtsb.config.secrets import override_secrets, scrub_text, scrubbed_log_records  # noqa: E402
 from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
 from pipelines.config import GenerateConfig, register_generate_configs  # noqa: E402
 
@@ -128,7 +128,8 @@ def hydra_main(argv: Sequence[str]) -> int:
     saved = sys.argv
     sys.argv = [PROG, *argv]
     try:
-        app()
+        with scrubbed_log_records(override_secrets(argv)):   # Hydra logs a sweep's overrides
+            app()
     finally:
         sys.argv = saved
     # no job ran: --cfg/--help/--info only printed; a job that ran and kept nothing is a failure

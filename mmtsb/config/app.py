@@ -28,7 +28,7 @@ from mmtsb.config import schema  # noqa: E402,F401  (registers the structured co
 from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
 from mmtsb.config.secrets import (  # noqa: E402
     MIN_SECRET_LEN, collect_secrets, install_log_filter, override_secrets, redact_override,
-    remove_log_filter, scrub_data, scrub_text,
+    remove_log_filter, scrub_data, scrub_text, scrubbed_log_records,
 )
 
 if TYPE_CHECKING:
@@ -91,7 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is not None:
         sys.argv = [PROG, *argv]
     try:
-        app()
+        with scrubbed_log_records(override_secrets(sys.argv[1:])):   # Hydra logs a sweep's overrides
+            app()
     finally:
         sys.argv = saved
     return 0 if all(not o.summary.get("infra_failures") for o in outcomes) else 1

@@ -20,12 +20,13 @@ Hydra's records) where no key names them any more.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import unquote
 
@@ -234,20 +235,46 @@ class SecretFilter(logging.Filter):
         self.secrets = tuple(secrets)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 (a malformed record is the formatter's business)
-            return True
-        clean = scrub_text(message, self.secrets)
-        if clean != message or record.args:
-            record.msg, record.args = clean, ()
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text:
-            record.exc_text = scrub_text(record.exc_text, self.secrets)
-        if record.stack_info:
-            record.stack_info = scrub_text(record.stack_info, self.secrets)
+        scrub_record(record, self.secrets)
         return True
+
+
+def scrub_record(record: logging.LogRecord, secrets: tuple[str, ...] = ()) -> None:
+    """Rewrite a log record in place: its message (arguments merged in), traceback and stack text without the
+    secrets or any URL userinfo."""
+    try:
+        message = record.getMessage()
+    except Exception:  # noqa: BLE001 (a malformed record is the formatter's business)
+        return
+    clean = scrub_text(message, secrets)
+    if clean != message or record.args:
+        record.msg, record.args = clean, ()
+    if record.exc_info and not record.exc_text:
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    if record.exc_text:
+        record.exc_text = scrub_text(record.exc_text, secrets)
+    if record.stack_info:
+        record.stack_info = scrub_text(record.stack_info, secrets)
+
+
+@contextlib.contextmanager
+def scrubbed_log_records(secrets: Iterable[str] = ()) -> Iterator[None]:
+    """While the block runs, every log record of the process is scrubbed when it is made (a record factory:
+    it also covers what Hydra logs before a job starts, such as a sweep's overrides, whose handlers it
+    replaces per job). The previous factory is restored on exit."""
+    previous = logging.getLogRecordFactory()
+    kept = tuple(secrets)
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        scrub_record(record, kept)
+        return record
+
+    logging.setLogRecordFactory(factory)
+    try:
+        yield
+    finally:
+        logging.setLogRecordFactory(previous)
 
 
 def install_log_filter(secrets: Iterable[str] = ()) -> SecretFilter:

@@ -13,7 +13,8 @@ import yaml
 from mmtsb.config.app import scrub_hydra_files
 from mmtsb.config.secrets import (
     REDACTED, SecretFilter, collect_secrets, install_log_filter, is_secret_key, override_secrets, redact,
-    redact_override, redact_userinfo, remove_log_filter, scrub_data, scrub_text, userinfo_passwords,
+    redact_override, redact_userinfo, remove_log_filter, scrub_data, scrub_text, scrubbed_log_records,
+    userinfo_passwords,
 )
 from mmtsb.protocol.model_settings import ModelSettings, derive_provider
 from mmtsb.report.wandb_log import scrub as wandb_scrub
@@ -141,6 +142,15 @@ def test_the_log_filter_scrubs_messages_arguments_and_tracebacks():
     assert "failed: *** from http://***@127.0.0.1:8000/v1" in text and "RuntimeError: boom at http://***@" in text
     assert filt not in handler.filters
     assert isinstance(filt, SecretFilter)
+
+
+def test_records_made_while_the_app_runs_are_scrubbed_by_the_record_factory():
+    before = logging.getLogRecordFactory()
+    with scrubbed_log_records(["Bearer sk-live-1"]):
+        record = logging.getLogger("hydra.x").makeRecord("hydra.x", logging.INFO, "f", 1, "#0 : %s %s",
+                                                         ("a=Bearer sk-live-1", f"b={URL}"), None)
+    assert record.getMessage() == "#0 : a=*** b=http://***@127.0.0.1:8000/v1"
+    assert logging.getLogRecordFactory() is before
 
 
 def test_rows_and_trajectories_are_written_without_secrets(tmp_path):
