@@ -67,8 +67,8 @@ def unwritable_output_dir(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the Hydra application on ``argv`` (default: ``sys.argv[1:]``); returns the exit status: 0 when
-    every job finished without infrastructure failures, 1 otherwise, 2 for a config error."""
+    """Run the Hydra application on ``argv`` (default: ``sys.argv[1:]``); returns the exit status (see
+    :func:`exit_status`; 2 also for a config error found before the first episode)."""
     import hydra
 
     try:
@@ -95,7 +95,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             app()
     finally:
         sys.argv = saved
-    return 0 if all(not o.summary.get("infra_failures") for o in outcomes) else 1
+    return exit_status(outcomes)
+
+
+def exit_status(outcomes: Sequence[JobOutcome]) -> int:
+    """2 when a job stopped on a configuration failure, 1 when a job has episodes it could not evaluate
+    (infrastructure or scenario failures), else 0."""
+    if any(o.summary.get("stopped") for o in outcomes):
+        return EXIT_CONFIG_ERROR
+    return 0 if all(not (o.summary.get("not_evaluated") or o.summary.get("infra_failures")) for o in outcomes) else 1
 
 
 # ------------------------------------------------------------------------------------------ one job
@@ -107,6 +115,7 @@ def run_job(cfg: DictConfig) -> JobOutcome:
     from hydra.types import RunMode
 
     from mmtsb.config.build import RunConfigError, build_run_settings, resolve_in_place
+    from mmtsb.config.preflight import run_problems
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir).resolve()
@@ -115,6 +124,8 @@ def run_job(cfg: DictConfig) -> JobOutcome:
         try:
             resolve_in_place(cfg)
             settings = build_run_settings(cfg, run_dir, cwd=Path(hc.runtime.cwd), sweep_group=sweep_group)
+            if problems := run_problems(settings):   # a missing key, a missing sink: before any episode
+                raise RunConfigError("; ".join(problems))
         except RunConfigError as e:
             print(f"{PROG}: {scrub_text(str(e), secrets)}", file=sys.stderr)
             sys.exit(EXIT_CONFIG_ERROR)

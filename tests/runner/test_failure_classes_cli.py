@@ -1,0 +1,90 @@
+"""The failure classes through the real ``mmtsb run`` command against the fake OpenAI-compatible server: the
+exit status says which class stopped a run, and the same command again resumes it (issue 11)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from mmtsb.config.paths import find_project_root
+from mmtsb.testing import FakeLLMServer
+
+ROOT = find_project_root()
+
+
+class Switch:
+    """A responder a test changes between two runs of the same command."""
+
+    def __init__(self, reply: dict) -> None:
+        self.reply = reply
+
+    def __call__(self, body: dict) -> dict:
+        return self.reply
+
+
+def mmtsb_run(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    code = f"import sys; sys.argv = ['mmtsb run', *{args!r}]; from mmtsb.config.app import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "HYDRA_FULL_ERROR": "0", "RAY_USAGE_STATS_ENABLED": "0", **(env or {})})
+
+
+def model_args(base_url: str, run_dir: Path) -> list[str]:
+    return ["model=gpt_5_4_none", "model.model=openai/fake-model", f"model.api_base={base_url}",
+            "model.api_key_env=null", "model.max_retries=1", "interface=tool_use", "runner=inprocess",
+            "runner.max_concurrency=1", "dataset.limit=3", f"hydra.run.dir={run_dir}"]
+
+
+def test_a_revoked_key_stops_the_run_with_exit_2_and_the_same_command_resumes(tmp_path):
+    switch = Switch({"status": 401, "error": "invalid api key"})
+    run_dir = tmp_path / "run"
+    with FakeLLMServer(responder=switch) as server:
+        args = model_args(server.base_url, run_dir)
+        first = mmtsb_run(args)
+        assert first.returncode == 2, first.stderr[-3000:]
+        assert server.request_count == 1
+        summary = json.loads((run_dir / "summary.json").read_text())
+        assert summary["failures"]["configuration"] == 1 and summary["not_played"] == 2
+        assert "401" in summary["stopped"]
+        assert "stopping the run" in (first.stdout + first.stderr + (run_dir / "mmtsb.log").read_text())
+
+        switch.reply = {"text": "Done."}
+        second = mmtsb_run(args)
+    assert second.returncode == 0, second.stderr[-3000:]
+    rows = pq.read_table(run_dir / "episodes.parquet").to_pylist()
+    assert len(rows) == 3 and {r["failure_class"] for r in rows} == {None}
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["stopped"] is None and summary["not_evaluated"] == 0
+
+
+def test_a_missing_key_is_one_line_and_exit_2_before_any_episode(tmp_path):
+    run_dir = tmp_path / "run"
+    env = {k: v for k, v in os.environ.items() if k != "MMTSB_TEST_UNSET_KEY"}
+    args = [*model_args("http://127.0.0.1:9/v1", run_dir), "model.api_key_env=MMTSB_TEST_UNSET_KEY"]
+    code = f"import sys; sys.argv = ['mmtsb run', *{args!r}]; from mmtsb.config.app import main; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**env, "HYDRA_FULL_ERROR": "0"})
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "model.api_key_env=MMTSB_TEST_UNSET_KEY: the environment variable MMTSB_TEST_UNSET_KEY is not set" \
+        in done.stderr
+    assert "Traceback" not in done.stderr and not (run_dir / "episodes.parquet").exists()
+
+
+def test_an_infrastructure_failure_exits_1_and_the_rerun_replays_it(tmp_path):
+    switch = Switch({"status": 503, "error": "overloaded"})
+    run_dir = tmp_path / "run"
+    with FakeLLMServer(responder=switch) as server:
+        args = [*model_args(server.base_url, run_dir), "dataset.limit=1", "runner.max_infra_retries=0"]
+        first = mmtsb_run(args)
+        assert first.returncode == 1, first.stderr[-3000:]
+        (row,) = pq.read_table(run_dir / "episodes.parquet").to_pylist()
+        assert row["failure_class"] == "infrastructure" and row["agent_failed_calls"] == 2
+        switch.reply = {"text": "Done."}
+        second = mmtsb_run(args)
+    assert second.returncode == 0, second.stderr[-3000:]
+    (row,) = pq.read_table(run_dir / "episodes.parquet").to_pylist()
+    assert row["failure_class"] is None and row["infra_failure"] is False
