@@ -7,10 +7,10 @@ most one model call in flight, so a provider whose cap is at least the run's epi
 be over-subscribed; its slots are taken locally, without a round trip to the gate.
 
 A gate that died or is restarting (Ray restarts it: ``max_restarts=-1``) is an outage, not an episode failure:
-the acquire is withdrawn and asked again with a fresh token, with a short backoff, until the gate answers or
-the gate timeout is spent. A gate that stays unreachable for :data:`FALLBACK_AFTER_S` (it was killed for good)
-no longer blocks anyone: calls then take this actor's local caps (the provider's cap per actor, not across the
-run) and the gate is tried again on every call, so the run-wide caps come back with it.
+the acquire is withdrawn and asked again with a fresh token, with a short backoff, until the gate answers. A
+gate that stays unreachable for :data:`FALLBACK_AFTER_S` or the gate timeout, whichever is shorter (it was
+killed for good), no longer blocks anyone: calls then take this actor's local caps (the provider's cap per
+actor, not across the run) and the gate is tried again on every call, so the run-wide caps come back with it.
 """
 
 from __future__ import annotations
@@ -110,12 +110,11 @@ class GatedLimits(ProviderLimits):
                 if self._down_since is None:
                     self._down_since = now
                     log.warning("provider gate unreachable (%s); waiting for it to come back", type(e).__name__)
-                if self._gone():
-                    return None
+                if self._gone() or (deadline is not None and now >= deadline):
+                    return None   # an outage never fails an episode: the caller takes a local slot
                 delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
-                if deadline is not None and now + delay >= deadline:
-                    raise ProviderGateTimeout(f"the provider gate stayed unreachable for {self._timeout_s:g} s "
-                                              f"({type(e).__name__})") from e
+                if deadline is not None:
+                    delay = min(delay, deadline - now)
                 attempt += 1
                 await asyncio.sleep(delay)
                 continue
