@@ -139,12 +139,9 @@ class RayBackend:
         from mmtsb.runner.gate import ProviderGate
 
         if self.run_dir is not None:
-            from mmtsb.runner.leftovers import end_leftovers
+            from mmtsb.runner.leftovers import end_previous_run
 
-            report = end_leftovers(self.run_dir)   # RunFolderBusy if a live driver still plays the folder
-            if report.ended or report.survivors or report.elsewhere:
-                for line in report.lines:
-                    log.warning("previous run: %s", line)
+            end_previous_run(self.run_dir)   # RunFolderBusy if a live driver still plays the folder
         self.started_ray = init_ray(self.runner)
         self._claim()
         limits = dict(self.runner.provider_limits)

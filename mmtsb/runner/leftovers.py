@@ -80,7 +80,11 @@ def identify(pid: int) -> dict[str, Any] | None:
 def descendants(roots: set[int]) -> set[int]:
     """Every live process below ``roots`` (from the parent links in /proc), roots excluded."""
     children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
+    try:
+        entries = os.listdir("/proc")
+    except OSError:   # no /proc (not Linux): no process can be verified, so none is ended
+        return set()
+    for entry in entries:
         if entry.isdigit():
             fields = _stat(int(entry))
             if fields and len(fields) > 1 and fields[0] != "Z":
@@ -273,4 +277,14 @@ def end_leftovers(run_dir: Path | str, *, stop_live_driver: bool = False,
         report.lines.append(f"still alive after SIGKILL: {_describe(report.survivors)}; {path} is kept")
     else:
         path.unlink(missing_ok=True)
+    return report
+
+
+def end_previous_run(run_dir: Path | str) -> StopReport:
+    """At the start (or resume) of a run: :func:`end_leftovers` of the folder's previous driver, said in the log.
+    Raises :class:`RunFolderBusy` when a live driver still plays the folder."""
+    report = end_leftovers(run_dir)
+    if report.ended or report.survivors or report.elsewhere:
+        for line in report.lines:
+            log.warning("previous run of %s: %s", run_dir, line)
     return report
