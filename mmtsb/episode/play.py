@@ -17,6 +17,7 @@ from mmtsb.protocol import registry
 from mmtsb.protocol.trajectory import Trajectory
 from mmtsb.eval.entity_diff import EvalOptions
 from mmtsb.roles.factory import RoleFactory
+from mmtsb.sandbox.scratch import ScratchFolder
 from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import load_scenario
 from mmtsb.tools.levels import registry_for_level
@@ -45,29 +46,35 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     corpus = scenario.metadata.model_extra.get("web_corpus") if scenario.metadata.model_extra else None
     if corpus:
         world.metadata["web_corpus"] = str((path.parent / corpus).resolve())
-    scratch = tempfile.mkdtemp(prefix=f"mmtsb_{scenario.name}_")
-    world.metadata["scratch_dir"] = scratch
-    tools = registry_for_level(cfg.toolbox)
-    spec = registry.interface(cfg.interface)
-    session = ToolSession(world, tools, mode="tool_use" if discovers_tools(cfg) else "code_exec",
-                          working_set=working_set_for(cfg, tools))
-    ctx = EpisodeContext(built=built, registry=tools, session=session, interface=cfg.interface,
-                         budgets=cfg.budgets, seed=cfg.seed, ui=cfg.ui)
-    agent, user = factory.agent(cfg), factory.user(cfg)
-    judges = factory.judges(cfg)
-    code_runner = StartingRunner(lambda: factory.code_runner(cfg, session, scratch)) if spec.runs_code else None
-    if code_runner is not None:
-        session.code_runner = code_runner
-    runner = EpisodeRunner(ctx, agent, user, judges=judges, code_runner=code_runner,
-                           eval_options=EvalOptions(strict_reference=cfg.strict_reference))
+    # the scratch folder (the sandbox's files, files tools write) is removed when the episode ends, however it
+    # ends, unless MMTSB_KEEP_SCRATCH=1 keeps it (logged)
+    scratch_folder = ScratchFolder(f"mmtsb_{scenario.name}_", label=scenario.name)
+    scratch = str(scratch_folder)
     try:
-        result = await runner.run()
-    finally:
-        for closeable in (agent, user, *judges.values()):
-            await closeable.close()
+        world.metadata["scratch_dir"] = scratch
+        tools = registry_for_level(cfg.toolbox)
+        spec = registry.interface(cfg.interface)
+        session = ToolSession(world, tools, mode="tool_use" if discovers_tools(cfg) else "code_exec",
+                              working_set=working_set_for(cfg, tools))
+        ctx = EpisodeContext(built=built, registry=tools, session=session, interface=cfg.interface,
+                             budgets=cfg.budgets, seed=cfg.seed, ui=cfg.ui)
+        agent, user = factory.agent(cfg), factory.user(cfg)
+        judges = factory.judges(cfg)
+        code_runner = StartingRunner(lambda: factory.code_runner(cfg, session, scratch)) if spec.runs_code else None
         if code_runner is not None:
-            code_runner.close()
-        world.close()
+            session.code_runner = code_runner
+        runner = EpisodeRunner(ctx, agent, user, judges=judges, code_runner=code_runner,
+                               eval_options=EvalOptions(strict_reference=cfg.strict_reference))
+        try:
+            result = await runner.run()
+        finally:
+            for closeable in (agent, user, *judges.values()):
+                await closeable.close()
+            if code_runner is not None:
+                code_runner.close()
+            world.close()
+    finally:
+        scratch_folder.close()
     result.record.scenario_file = str(path)
     if trajectory_dir is not None:
         write_trajectory(result.record, Path(trajectory_dir) / f"{scenario.name}.json")

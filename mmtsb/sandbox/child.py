@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import errno
 import gc
 import io
 import json
@@ -33,6 +34,9 @@ HARNESS_FILES = frozenset({__file__, confine.__file__, sys.modules[send_msg.__mo
 CELL_PREFIX = "<cell-"
 MAX_TRACEBACK_FRAMES = 3
 MAX_VALUE_IMAGES = 64
+#: output is sent to the parent as it is printed (so a run stopped at its time limit keeps its head), one
+#: frame per line or per this many characters, and never beyond the output cap
+STREAM_CHUNK = 1024
 
 #: exception types a ToolError type name maps to inside the sandbox
 BUILTIN_ERRORS: dict[str, type[BaseException]] = {
@@ -86,14 +90,20 @@ class ImageResult:
 
 
 class CappedWriter(io.TextIOBase):
-    """A text stream that keeps the first ``limit`` characters and only counts the rest."""
+    """A text stream that keeps the first ``limit`` characters and only counts the rest.
 
-    def __init__(self, limit: int) -> None:
+    With a ``sink``, what it keeps is also handed to the sink as it comes (line by line, or every
+    ``STREAM_CHUNK`` characters): the parent then has the head of the output even if the run never ends."""
+
+    def __init__(self, limit: int, sink: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self.limit = limit
         self._parts: list[str] = []
         self._kept = 0
         self.dropped = 0
+        self._sink = sink
+        self._pending: list[str] = []
+        self._pending_chars = 0
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
@@ -114,9 +124,23 @@ class CappedWriter(io.TextIOBase):
             self._parts.append(part)
             self._kept += len(part)
             self.dropped += len(s) - len(part)
+            if self._sink is not None and part:
+                self._pending.append(part)
+                self._pending_chars += len(part)
+                if "\n" in part or self._pending_chars >= STREAM_CHUNK or self._kept >= self.limit:
+                    self._stream()
         else:
             self.dropped += len(s)
         return len(s)
+
+    def _stream(self) -> None:
+        text = "".join(self._pending)
+        self._pending.clear()
+        self._pending_chars = 0
+        try:
+            self._sink(text)  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - the channel is gone: the run's reply (if any) still has it all
+            self._sink = None
 
     def getvalue(self) -> str:
         text = "".join(self._parts)
@@ -256,13 +280,15 @@ class Repl:
         for t in add:
             self.ns[t["name"]] = make_tool(self.bridge, t["name"], t.get("params"), t.get("doc", ""))
 
-    def run(self, code: str) -> dict[str, Any]:
-        """Execute one cell: statements exec'd, the last expression eval'd, stdout captured."""
+    def run(self, code: str, run_id: Any = None) -> dict[str, Any]:
+        """Execute one cell: statements exec'd, the last expression eval'd, stdout captured (and streamed to
+        the parent as it comes, tagged with ``run_id``)."""
         self.cell += 1
         filename = f"{CELL_PREFIX}{self.cell}>"
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         limit = int(self.limits["output_chars"])
-        out = CappedWriter(limit)
+        out = CappedWriter(limit, sink=lambda text: send_msg(self.sock, {"op": "out", "id": run_id,
+                                                                         "text": text}))
         saved = sys.stdout, sys.stderr, sys.stdin
         sys.stdout = sys.stderr = out
         sys.stdin = io.StringIO("")
@@ -281,7 +307,7 @@ class Repl:
                 result_var = repr(self.ns["result"])
             del value
         except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too: the REPL survives
-            error = format_error(e)
+            error = format_error(e) + self._file_size_note(e)
             if isinstance(e, MemoryError):
                 del e
                 gc.collect()  # give the memory back before building the reply
@@ -290,6 +316,16 @@ class Repl:
         return {"op": "done", "stdout": out.getvalue(), "value": cap_text(value_repr, limit, "value"),
                 "error": cap_text(error, limit, "error"), "images": images,
                 "result_var": cap_text(result_var, limit, "value"), "tool_calls": self.bridge.calls}
+
+    def _file_size_note(self, exc: BaseException) -> str:
+        """What an ``OSError: File too large`` means here: the per-file limit or the folder's disk quota."""
+        chain = [exc, exc.__cause__, exc.__context__]
+        if not any(isinstance(e, OSError) and e.errno == errno.EFBIG for e in chain):
+            return ""
+        mib = 1 << 20
+        return (f"\n[A file may hold at most {int(self.limits['file_size_bytes']) / mib:g} MiB and the scratch "
+                f"folder {int(self.limits['disk_quota_bytes']) / mib:g} MiB in all (its disk quota); writes "
+                "that would pass either fail. Delete files to make room.]")
 
     def _execute(self, code: str, filename: str) -> Any:
         tree = ast.parse(code, filename, "exec")
@@ -323,7 +359,7 @@ def serve(sock: socket.socket, config: dict[str, Any], layers: dict[str, Any]) -
                 os._exit(0)
             op = msg.get("op")
             if op == "run":
-                done = repl.run(str(msg.get("code", "")))
+                done = repl.run(str(msg.get("code", "")), msg.get("id"))
                 send_msg(sock, {**done, "id": msg.get("id"), "cpu_s": time.process_time()})
             elif op == "tools":
                 repl.update_tools(msg.get("add", []), msg.get("remove", []))

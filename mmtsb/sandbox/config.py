@@ -29,6 +29,13 @@ class SandboxLimits:
             take about 150 MiB of it).
         output_chars: cap on captured stdout and, separately, on the repr of the last value.
         file_size_bytes: largest file the interpreter may write into its scratch folder (RLIMIT_FSIZE).
+        disk_quota_bytes: disk space the scratch folder may hold in all, over every run of the episode
+            (files the interpreter keeps open or mapped after deleting them included). Past it, writes that
+            grow a file fail inside the code with ``OSError: [Errno 27] File too large`` and a note until
+            files are deleted; code that keeps writing anyway is stopped at 1.5 times the quota (at least
+            16 MiB more). Enforced by the parent, see :mod:`mmtsb.sandbox.quota`.
+        disk_quota_files: files and folders the scratch folder may hold (the same treatment; creating empty
+            files is stopped at 1.5 times this, at least 1000 more).
         open_files: RLIMIT_NOFILE.
         max_code_chars: longest program accepted.
         max_message_bytes: largest frame the parent accepts from the interpreter (a tool call or a result).
@@ -42,6 +49,8 @@ class SandboxLimits:
     memory_bytes: int = 1 * GiB
     output_chars: int = 10_000
     file_size_bytes: int = 64 * MiB
+    disk_quota_bytes: int = 256 * MiB
+    disk_quota_files: int = 10_000
     open_files: int = 256
     max_code_chars: int = 200_000
     max_message_bytes: int = 16 * MiB
@@ -64,7 +73,9 @@ class ExecResult:
     """The outcome of one ``Interpreter.run``.
 
     Attributes:
-        stdout: what the code printed (stdout and stderr), truncated at ``output_chars`` with a note.
+        stdout: what the code printed (stdout and stderr), truncated at ``output_chars`` with a note; for a
+            run stopped before it finished (time limit, interpreter death) the head it printed until then
+            (the interpreter sends its output to the parent as it goes, up to the cap).
         value: repr of the last expression's value (None when there is none, or it is None).
         error: the exception as a short traceback (at most 3 frames of the agent's code) or a sandbox notice
             (timeout, interpreter death); None on success.
@@ -77,6 +88,8 @@ class ExecResult:
         tool_calls: number of tool calls the code made.
         cpu_s: CPU seconds (user + system) the interpreter process used for this run (0 when nothing ran; a
             process replaced during the run counts in full, as does its replacement's start).
+        disk_quota_exceeded: the scratch folder was over its disk quota during or after the run (a note in
+            ``stdout`` tells the agent; a run stopped for it also has a ``DiskQuotaExceeded`` error).
     """
 
     stdout: str = ""
@@ -90,6 +103,7 @@ class ExecResult:
     result_var: str | None = None
     tool_calls: int = 0
     cpu_s: float = 0.0
+    disk_quota_exceeded: bool = False
 
     @property
     def ok(self) -> bool:

@@ -13,7 +13,6 @@ import keyword
 import math
 import os
 import select
-import shutil
 import signal
 import tempfile
 import threading
@@ -26,6 +25,8 @@ from typing import Any, Protocol, Self
 from mmtsb.sandbox.config import ExecResult, SandboxLimits
 from mmtsb.sandbox.forkserver import SandboxServer, SandboxStartError, Spawned, TemplateProcess
 from mmtsb.sandbox.protocol import PeerClosed, ProtocolError, recv_msg, send_msg
+from mmtsb.sandbox.quota import POLL_SECONDS, DiskGuard, Usage, Watch
+from mmtsb.sandbox.scratch import empty_folder, remove_tree
 from mmtsb.sandbox.static_check import blocked_message
 
 #: the layers ``Interpreter.layers`` and ``SandboxServer.active_layers`` report
@@ -110,9 +111,10 @@ def _cap(text: Any, limit: int) -> str | None:
 class _ChildLost(Exception):
     """The interpreter died, stalled or broke the protocol during a run."""
 
-    def __init__(self, message: str, *, timed_out: bool = False) -> None:
+    def __init__(self, message: str, *, timed_out: bool = False, disk: bool = False) -> None:
         super().__init__(message)
         self.timed_out = timed_out
+        self.disk = disk
 
 
 class _NotDelivered(Exception):
@@ -173,9 +175,20 @@ class _State:
         if self.owner_pid != os.getpid():
             return
         if self.own_scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            remove_tree(self.scratch)
         if self.private_server is not None:
             self.private_server.close()
+
+
+def _wait_readable_or_start(sock: Any, watch: Watch, until: float) -> None:
+    """Wait for the interpreter's next frame until ``until``; start the disk watch if none came by then."""
+    left = until - time.monotonic()
+    try:
+        if left > 0 and select.select([sock], [], [], left)[0]:
+            return
+    except (OSError, ValueError):
+        pass
+    watch.start()
 
 
 def _wait_exit(pidfd: int, timeout: float) -> bool:
@@ -228,6 +241,8 @@ class Interpreter:
         scratch = Path(tempfile.mkdtemp(prefix="mmtsb-sandbox-") if own else scratch_dir).resolve()
         scratch.mkdir(parents=True, exist_ok=True)
         self._state = _State(scratch, own, private, float(self.limits.cpu_seconds_total + 1))
+        self._disk = DiskGuard(scratch, self.limits.disk_quota_bytes, self.limits.disk_quota_files,
+                               self.limits.file_size_bytes)
         self._finalizer = weakref.finalize(self, _State.release, self._state)
         self._lock = threading.Lock()
         self.layer_details: dict[str, Any] = {}
@@ -403,17 +418,20 @@ class Interpreter:
                 self._replace()  # lost between runs (killed from outside, template gone...)
                 reset = True
             images: list[int] = []
+            printed: list[str] = []  # what the code printed, as it streamed it (kept when the run is lost)
             try:
                 try:
-                    result = self._exchange(code, started, images)
+                    result = self._exchange(code, started, images, printed)
                 except _NotDelivered:  # it died before it got the code: run it on a fresh one
                     self._replace()
                     reset = True
-                    result = self._exchange(code, started, images)
+                    result = self._exchange(code, started, images, printed)
             except _ChildLost as lost:
                 self._replace()
-                result = ExecResult(error=str(lost), timed_out=lost.timed_out, reset=True,
-                                    images=list(dict.fromkeys(images)))
+                stdout = self._head(printed)
+                error = str(lost) + (" The output above is what it printed until then." if stdout else "")
+                result = ExecResult(stdout=stdout, error=error, timed_out=lost.timed_out, reset=True,
+                                    images=list(dict.fromkeys(images)), disk_quota_exceeded=lost.disk)
             except BaseException:  # e.g. KeyboardInterrupt in the parent: the child is mid-run, drop it
                 self._state.kill_child()
                 raise
@@ -422,10 +440,66 @@ class Interpreter:
             result.duration = time.monotonic() - started
             return result
 
-    def _exchange(self, code: str, started: float, images: list[int]) -> ExecResult:
+    def _head(self, printed: list[str]) -> str:
+        """The head of the output a lost run streamed, capped, with a note when it reached the cap."""
+        text = "".join(printed)
+        limit = self.limits.output_chars
+        if len(text) >= limit:
+            text = text[:limit] + f"\n... [output truncated at {limit} characters]"
+        return text
+
+    def _exchange(self, code: str, started: float, images: list[int], printed: list[str]) -> ExecResult:
+        """One run under the disk quota's watch: measured before (the interpreter's file-size limit set to
+        the room left), while it runs (a :class:`~mmtsb.sandbox.quota.Watch` thread) and after."""
         child = self._state.child
         assert child is not None
+        pidfd = child.pidfd
+
+        def alive() -> bool:
+            return not _wait_exit(pidfd, 0)
+
+        def kill() -> None:
+            try:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+
+        disk = self._disk
+        disk.apply(child.pid, alive, disk.measure(child.pid))
+        watch = disk.watch(child.pid, alive, kill)
+        result: ExecResult | None = None
+        try:
+            with watch:
+                result = self._talk(child, code, started, images, printed, watch)
+        except _ChildLost:
+            if watch.killed is None:
+                raise
+        if watch.killed is not None:  # (also when it was killed just as it finished: its state is gone)
+            _wait_exit(pidfd, 2.0)  # nothing writes into the folder any more
+            empty_folder(self._state.scratch)
+            raise _ChildLost(f"DiskQuotaExceeded: {disk.describe(watch.killed)}, and the code kept writing "
+                             f"past {disk.hard_bytes / (1 << 20):g} MiB or {disk.hard_entries} files, so it was "
+                             f"stopped and the scratch folder emptied. {LOST_STATE}", disk=True)
+        assert result is not None
+        after = disk.measure(child.pid)
+        disk.apply(child.pid, alive, after)
+        if watch.exceeded or disk.over(after):
+            result.disk_quota_exceeded = True
+            result.stdout = (result.stdout.rstrip("\n") + "\n" if result.stdout else "") + self._disk_note(after)
+        return result
+
+    def _disk_note(self, after: Usage) -> str:
+        disk = self._disk
+        if disk.over(after):
+            return (f"[Disk quota: {disk.describe(after)}. Writes that grow a file fail until files are "
+                    f"deleted.]")
+        return (f"[Disk quota: the scratch folder went over its quota ({disk.quota_bytes / (1 << 20):g} MiB, "
+                f"{disk.quota_files} files) during this run; writes that grew a file failed meanwhile.]")
+
+    def _talk(self, child: Spawned, code: str, started: float, images: list[int], printed: list[str],
+              watch: Watch) -> ExecResult:
         deadline = started + self.limits.wall_seconds
+        room = self.limits.output_chars
         calls = 0
         self._run_id += 1
         try:
@@ -437,6 +511,8 @@ class Interpreter:
                              f"{LOST_STATE}") from None
         try:
             while True:
+                if not watch.started:
+                    _wait_readable_or_start(child.sock, watch, started + POLL_SECONDS)
                 msg = recv_msg(child.sock, max_bytes=self.limits.max_message_bytes, deadline=deadline)
                 op = msg.get("op")
                 if op == "call":
@@ -447,6 +523,11 @@ class Interpreter:
                     images.extend(tool_images)
                     deadline += time.monotonic() - call_started  # tool time is not the code's time
                     send_msg(child.sock, reply, deadline=deadline)
+                elif op == "out":
+                    text = msg.get("text")
+                    if msg.get("id") == self._run_id and isinstance(text, str) and room > 0:
+                        printed.append(text[:room])
+                        room -= len(printed[-1])
                 elif op == "done":
                     if msg.get("id") != self._run_id:
                         continue  # forged by the code (the real one follows) or left over
