@@ -17,6 +17,7 @@ import json
 import linecache
 import os
 import random
+import resource
 import socket
 import sys
 import time
@@ -24,13 +25,13 @@ import traceback
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from mmtsb.sandbox import confine
+from mmtsb.sandbox import confine, quota
 from mmtsb.sandbox.protocol import PeerClosed, recv_msg, send_bytes, send_msg
 
 #: how a tool result marks an image (the parent encodes ImageResult this way)
 IMAGE_KEY = "__mmtsb_image_id__"
 #: frames from these files are harness internals and never shown to the agent
-HARNESS_FILES = frozenset({__file__, confine.__file__, sys.modules[send_msg.__module__].__file__})
+HARNESS_FILES = frozenset({__file__, confine.__file__, quota.__file__, sys.modules[send_msg.__module__].__file__})
 CELL_PREFIX = "<cell-"
 MAX_TRACEBACK_FRAMES = 3
 MAX_VALUE_IMAGES = 64
@@ -262,6 +263,60 @@ def make_tool(bridge: Bridge, name: str, params: list[str] | None, doc: str) -> 
     return tool
 
 
+#: audit events after which the scratch folder may hold less than before
+FREEING_EVENTS = frozenset({"os.remove", "os.rmdir", "shutil.rmtree", "os.truncate", "os.rename"})
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+class DiskRoom:
+    """Gives the code back the room it freed, at once (a courtesy; the quota itself is the parent's).
+
+    Why: the parent keeps this process's file-size limit at the room left under the disk quota (0 once the
+    folder is over it), measuring before, while and after each run. Code that deletes files and then writes
+    in the same run would fail until the parent's next measurement. So after a deletion, the next open for
+    writing measures the folder here and raises the soft limit to the room left (only raises it, never above
+    the hard limit: the parent lowers it when it sees otherwise). Hostile code gains nothing from this that
+    it could not do itself with ``setrlimit``; the parent's measurements still decide."""
+
+    def __init__(self, scratch: str, limits: dict[str, Any]) -> None:
+        self.scratch = scratch
+        self.quota_bytes = int(limits.get("disk_quota_bytes") or 0)
+        self.quota_files = int(limits.get("disk_quota_files") or 0)
+        self.dirty = False
+
+    def hook(self, event: str, args: tuple[Any, ...]) -> None:
+        try:
+            if event in FREEING_EVENTS:
+                self.dirty = True
+            elif event == "open" and self.dirty and _opens_for_writing(args):
+                self.dirty = False
+                self.refresh()
+        except Exception:  # noqa: BLE001, S110 - a courtesy must never break the code's own call
+            pass
+
+    def refresh(self) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        if soft == hard or self.quota_bytes <= 0:
+            return
+        u = quota.folder_usage(self.scratch, stop_entries=self.quota_files + 1)
+        if u.unreadable or u.bytes > self.quota_bytes or u.entries > self.quota_files:
+            return
+        room = self.quota_bytes - u.bytes
+        if hard != resource.RLIM_INFINITY:
+            room = min(room, hard)
+        if room > soft:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (room, hard))
+
+
+def _opens_for_writing(args: tuple[Any, ...]) -> bool:
+    """Whether an ``open`` audit event's (path, mode, flags) may write."""
+    mode = args[1] if len(args) > 1 else None
+    flags = args[2] if len(args) > 2 else None
+    if isinstance(flags, int) and flags & WRITE_FLAGS:
+        return True
+    return isinstance(mode, str) and any(c in mode for c in "wax+")
+
+
 class Repl:
     """The persistent namespace and the execution of one cell."""
 
@@ -273,6 +328,8 @@ class Repl:
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "json": json,
                                    "ToolCallError": ToolCallError}
         self.update_tools(config.get("tools", []), [])
+        self.disk_room = DiskRoom(str(config.get("scratch_dir", ".")), self.limits)
+        sys.addaudithook(self.disk_room.hook)
 
     def update_tools(self, add: list[dict[str, Any]], remove: list[str]) -> None:
         for name in remove:
@@ -293,6 +350,7 @@ class Repl:
         sys.stdout = sys.stderr = out
         sys.stdin = io.StringIO("")
         self.bridge.calls = 0
+        self.disk_room.dirty = False  # the parent measured the folder just before this run
         value_repr: str | None = None
         result_var: str | None = None
         images: list[int] = []

@@ -430,6 +430,12 @@ class Interpreter:
                 self._replace()
                 stdout = self._head(printed)
                 error = str(lost) + (" The output above is what it printed until then." if stdout else "")
+                if not lost.disk and self._disk.intolerable(self._disk.measure(None)):
+                    empty_folder(self._state.scratch)  # e.g. it wrote past the ceiling, then hit its time limit
+                    lost.disk = True
+                    error += (f" It had also written past the disk quota's hard ceiling "
+                              f"({self._disk.hard_bytes / (1 << 20):g} MiB or {self._disk.hard_entries} files), "
+                              f"so the scratch folder was emptied.")
                 result = ExecResult(stdout=stdout, error=error, timed_out=lost.timed_out, reset=True,
                                     images=list(dict.fromkeys(images)), disk_quota_exceeded=lost.disk)
             except BaseException:  # e.g. KeyboardInterrupt in the parent: the child is mid-run, drop it
@@ -474,6 +480,10 @@ class Interpreter:
         except _ChildLost:
             if watch.killed is None:
                 raise
+        after = disk.measure(child.pid) if watch.killed is None else watch.killed
+        if watch.killed is None and disk.intolerable(after):  # too fast for the watch thread: the same end
+            kill()
+            watch.killed = after
         if watch.killed is not None:  # (also when it was killed just as it finished: its state is gone)
             _wait_exit(pidfd, 2.0)  # nothing writes into the folder any more
             empty_folder(self._state.scratch)
@@ -481,9 +491,9 @@ class Interpreter:
                              f"past {disk.hard_bytes / (1 << 20):g} MiB or {disk.hard_entries} files, so it was "
                              f"stopped and the scratch folder emptied. {LOST_STATE}", disk=True)
         assert result is not None
-        after = disk.measure(child.pid)
         disk.apply(child.pid, alive, after)
-        if watch.exceeded or disk.over(after):
+        refused = "[Errno 27] File too large" in (result.error or "") and disk.room(after) < disk.file_size_bytes
+        if watch.exceeded or disk.over(after) or refused:
             result.disk_quota_exceeded = True
             result.stdout = (result.stdout.rstrip("\n") + "\n" if result.stdout else "") + self._disk_note(after)
         return result
@@ -493,6 +503,10 @@ class Interpreter:
         if disk.over(after):
             return (f"[Disk quota: {disk.describe(after)}. Writes that grow a file fail until files are "
                     f"deleted.]")
+        if disk.room(after) < disk.file_size_bytes:
+            return (f"[Disk quota: the scratch folder holds {after.bytes / (1 << 20):.1f} MiB of its "
+                    f"{disk.quota_bytes / (1 << 20):g} MiB quota; a write that would have passed it failed. "
+                    f"Delete files to make room.]")
         return (f"[Disk quota: the scratch folder went over its quota ({disk.quota_bytes / (1 << 20):g} MiB, "
                 f"{disk.quota_files} files) during this run; writes that grew a file failed meanwhile.]")
 

@@ -123,10 +123,9 @@ def _open_checked(root_fd: int, rel: str, dev: int, ino: int) -> int | None:
         st = os.fstat(handle)
         if (st.st_dev, st.st_ino) != (dev, ino):
             return None
-        via = f"/proc/self/fd/{handle}"
-        if st.st_mode & 0o700 != 0o700:
-            os.chmod(via, stat.S_IMODE(st.st_mode) | 0o700)  # the checked inode, whatever its path now
-        return os.open(via, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        if st.st_mode & 0o700 != 0o700:  # "." relative to the handle: the checked inode, whatever its path now
+            os.chmod(".", stat.S_IMODE(st.st_mode) | 0o700, dir_fd=handle)
+        return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle)
     except OSError:
         return -1
     finally:
