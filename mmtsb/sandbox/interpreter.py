@@ -4,6 +4,9 @@ Why here and not in the child: everything the parent decides (timeouts, which to
 returns, how large a message may be) must hold even if the child is fully compromised. The parent only reads
 length-capped JSON from the child, answers tool calls for the tools it was given, and replaces the child
 whenever it dies, stalls or misbehaves, telling the caller that the state was lost (``ExecResult.reset``).
+It also holds the scratch folder to its disk quota (:mod:`mmtsb.sandbox.quota`), and keeps what the code
+printed as the child streams it, so that a run stopped at its time limit still returns the head of its
+output.
 """
 
 from __future__ import annotations
@@ -209,8 +212,9 @@ class Interpreter:
             ``{name: [param names] or None}``.
         tool_handler: ``(name, arguments) -> ToolOutcome``, run in the parent for every call.
         limits: resource limits (defaults: 30 s wall clock, 1 GiB, 10,000 output characters...).
-        scratch_dir: the only folder the code may write (and read besides the Python runtime); a temporary
-            one, deleted on close, when omitted.
+        scratch_dir: the only folder the code may write (and read besides the Python runtime), under the
+            disk quota of ``limits``; a temporary one, deleted on close, when omitted (a given one is the
+            caller's to remove: an episode's :class:`~mmtsb.sandbox.scratch.ScratchFolder`).
         static_checks: run the reference's static safety check before executing (turn off only to test
             the OS layers).
         seed: seed of ``random`` and ``numpy.random`` in every (re)started interpreter; None = fresh entropy.

@@ -1,29 +1,32 @@
-"""The disk quota over an interpreter's scratch folder, enforced by the parent while the code runs.
+"""The disk quota over an interpreter's scratch folder, enforced by the parent around and during each run.
 
 Why the parent: nothing the child does can be trusted, and the kernel has no per-folder quota a process
 without root can set (no tmpfs mount, no project quotas). So the parent measures the folder itself and acts
 on the child from outside, where the code cannot undo it:
 
 - *Measured*: the disk space of everything in the folder (``st_blocks``, so sparse files count what they
-  really use; directories and links count too) and the number of entries, plus files the interpreter holds
-  open or mapped after unlinking them (``/proc/<pid>/fd`` and ``/proc/<pid>/maps``; they use disk without
-  being in the folder). Measured before each run, every ``POLL_SECONDS`` while it runs (less often when a
-  scan is slow, so that scanning never takes more than a tenth of a core), and after it.
-- *Per write*: the interpreter's RLIMIT_FSIZE soft limit is set, from the parent (``prlimit``), to the
-  space left under the quota (never above ``file_size_bytes``), so one file can never outgrow the quota and a
-  write that would is refused inside the code (``OSError: [Errno 27] File too large``, with a note naming
-  the quota). Once the folder is over its quota, the soft limit is 0: every write that grows a file fails,
-  until files are deleted (the next measurement gives the room back).
+  really use; directories and links count too), the number of entries, and the files the interpreter keeps
+  alive after deleting them (open: ``/proc/<pid>/fd``; only mapped: ``/proc/<pid>/maps``, during runs).
+  Measured before each run, every ``POLL_SECONDS`` while a run lasts longer than that (less often when a
+  scan is slow, so scanning takes at most a tenth of a core), and after it.
+- *Per write*: the interpreter's RLIMIT_FSIZE soft limit is set from the parent (``prlimit``) to the room
+  left under the quota (never above ``file_size_bytes``): one file can never outgrow the quota, and a write
+  that would fails inside the code (``OSError: [Errno 27] File too large``, with a note naming the quota).
+  Once the folder is over its quota the soft limit is 0: every write that grows a file fails until files are
+  deleted. (The child gives the room back at once when the code deletes files and writes again in the same
+  run: :class:`mmtsb.sandbox.child.DiskRoom`, a courtesy that hostile code gains nothing from.)
 - *Kill*: code that raises its own soft limit again (it may, up to the hard limit, which stays
   ``file_size_bytes``) or keeps creating empty files is stopped when the folder passes the hard ceiling
-  (``hard_bytes`` / ``hard_entries``: the quota plus half of it, at least 16 MiB / 1000 entries): the
-  interpreter is killed and replaced, the run ends with a ``DiskQuotaExceeded`` error. The episode goes on.
+  (``hard_bytes`` / ``hard_entries``: the quota plus half of it, at least 16 MiB / 1000 entries more), and
+  when part of the tree stays unmeasurable for two measurements in a row: the interpreter is killed and
+  replaced, the folder emptied, and the run ends with a ``DiskQuotaExceeded`` error. The episode goes on.
 
-Limits, stated honestly: the quota is checked, not reserved; between two measurements the code can write
-past it by what it writes in that time, several files each up to the space left (the kill ceiling bounds
-what a run can keep). A scan is not atomic: code that keeps moving directories while it is scanned may hide
-part of its data from one scan. Whatever remains is removed with the scratch folder at the end of the
-episode (:mod:`mmtsb.sandbox.scratch`).
+Limits, stated honestly: the quota is checked, not reserved. Between two measurements the code can write
+past it by what it writes in that time (several files, each up to the room left at the last measurement);
+the kill ceiling bounds what a run can keep, not what it can write in one poll interval (~50 ms). A scan is
+not atomic: code that keeps moving directories while it is scanned may hide part of its data from one scan.
+Memory-backed files (``memfd``) kept open count as disk. Whatever remains is removed with the scratch folder
+at the end of the episode (:mod:`mmtsb.sandbox.scratch`).
 """
 
 from __future__ import annotations
