@@ -81,14 +81,20 @@ class LLMClient:
         else:
             kwargs = self._request(messages, tools, tool_choice, params, secret)
             send = lambda: self._attempt(kwargs, secret)  # noqa: E731
-        attempts = 0
+        attempts = failed = 0
         try:
             async for attempt in retrying(self.config):
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
-                    response = await send()
+                    try:
+                        response = await send()
+                    except LLMError:
+                        failed += 1
+                        raise
         except LLMError as exc:
             raise exc.with_attempts(attempts) from None
+        finally:
+            self.ledger.add_failures(role, failed)
         self.ledger.add(role, response.usage, response.cost, cost_known=response.cost_known)
         if self.cache is not None and key is not None:
             self.cache.put(key, response)

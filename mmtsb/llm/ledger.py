@@ -2,7 +2,9 @@
 
 Why: the reference counts agent and user tokens but never the judges' (SPEC §9.9); every role that calls a
 model through LLMClient is counted here. Responses served from the cache are counted like the original
-call (so an exact re-run reports the same usage) and also tallied as ``cached_calls``.
+call (so an exact re-run reports the same usage) and also tallied as ``cached_calls``. Every HTTP attempt
+that failed (a retried 5xx, a timeout, a malformed body, and the last attempt of a call that gave up) is
+tallied as ``failed_calls``: a provider may bill them, and a run's cost of failures should be visible.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ class RoleUsage:
     total_tokens: int = 0
     api_calls: int = 0
     cached_calls: int = 0
+    failed_calls: int = 0
     cost_usd: float = 0.0
     cost_known: bool = True
 
@@ -46,9 +49,16 @@ class UsageLedger:
             entry.cost_usd += cost
             entry.cost_known = entry.cost_known and cost_known
 
+    def add_failures(self, role: str, count: int = 1) -> None:
+        """Count ``count`` failed HTTP attempts of ``role`` (no tokens: a failed answer reports none)."""
+        if count <= 0:
+            return
+        with self._lock:
+            self._roles.setdefault(role, RoleUsage()).failed_calls += count
+
     def totals(self) -> dict[str, dict[str, int | float | bool]]:
-        """{role: {prompt_tokens, completion_tokens, total_tokens, api_calls, cached_calls, cost_usd,
-        cost_known}}; ``cost_known`` is False when some call's price was unknown (counted as 0)."""
+        """{role: {prompt_tokens, completion_tokens, total_tokens, api_calls, cached_calls, failed_calls,
+        cost_usd, cost_known}}; ``cost_known`` is False when some call's price was unknown (counted as 0)."""
         with self._lock:
             return {role: entry.as_dict() for role, entry in self._roles.items()}
 
@@ -62,6 +72,6 @@ class UsageLedger:
             with self._lock:
                 mine = self._roles.setdefault(role, RoleUsage())
                 for name in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls",
-                             "cached_calls", "cost_usd"):
+                             "cached_calls", "failed_calls", "cost_usd"):
                     setattr(mine, name, getattr(mine, name) + entry[name])
                 mine.cost_known = mine.cost_known and bool(entry["cost_known"])
