@@ -133,8 +133,14 @@ def run_job(cfg: DictConfig) -> JobOutcome:
         print(f"{PROG}: {len(settings.scenarios)} scenario(s) x {settings.repeats} repeat(s) of "
               f"dataset={settings.dataset}, agent={_agent_label(settings)}, config hash {settings.config_hash} "
               f"-> {run_dir}", flush=True)
-        with serving(cfg, run_dir):
-            summary = summary_dict(execute(settings))
+        from mmtsb.runner.leftovers import RunFolderBusy
+
+        try:
+            with serving(cfg, run_dir):
+                summary = summary_dict(execute(settings))
+        except RunFolderBusy as e:   # another live driver plays this folder: never two at once
+            print(f"{PROG}: {e}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
         print(f"{PROG}: {scrub_text(json.dumps(summary, default=str), secrets)}", flush=True)
     return JobOutcome(run_dir=run_dir, summary=summary)
 

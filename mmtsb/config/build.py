@@ -105,7 +105,8 @@ def public_config(data: dict[str, Any]) -> dict[str, Any]:
 def hash_view(data: dict[str, Any]) -> dict[str, Any]:
     """The part of a resolved config that decides an episode's outcome (see the module docstring)."""
     def model_part(entry: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if entry is None else {k: entry.get(k) for k in HASHED_MODEL_FIELDS}
+        # secrets redacted: a rotated key (an Authorization header in extra_params) keeps a run resumable
+        return None if entry is None else redact({k: entry.get(k) for k in HASHED_MODEL_FIELDS})
 
     return {
         "agent": model_part(data["model"]),

@@ -45,6 +45,25 @@ def key_problem(settings: ModelSettings, where: str) -> str | None:
             f"variable with {where}.api_key_env)")
 
 
+def url_credentials_problem(settings: ModelSettings, where: str) -> str | None:
+    """An ``api_base`` that carries ``user:password@``: neither route can send it (the key goes in the
+    Authorization header, which URL credentials would also claim), so the run is refused up front rather than
+    failing every call; the message never repeats the credentials."""
+    from urllib.parse import urlsplit
+
+    if not settings.api_base:
+        return None
+    try:
+        parts = urlsplit(str(settings.api_base))
+    except ValueError:
+        return f"{where}.api_base: not a URL"
+    if parts.username is None and parts.password is None:
+        return None
+    return (f"{where}.api_base=http://***@{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}"
+            f"{parts.path}: credentials in the URL are not sent; remove user:password@ and give the key "
+            f"through {where}.api_key_env (or a header: +{where}.extra_params.extra_headers.Authorization=...)")
+
+
 def run_problems(settings: RunSettings) -> list[str]:
     """Every problem that stops ``settings`` from running (empty when it may start)."""
     problems: list[str] = []
@@ -58,8 +77,9 @@ def run_problems(settings: RunSettings) -> list[str]:
         if ident in seen:
             continue
         seen.add(ident)
-        if (problem := key_problem(model, MODEL_SECTION[role])) is not None:
-            problems.append(problem)
+        for check in (url_credentials_problem, key_problem):
+            if (problem := check(model, MODEL_SECTION[role])) is not None:
+                problems.append(problem)
     if settings.logging.wandb and importlib.util.find_spec("wandb") is None:
         problems.append("logging=wandb: the wandb package is not installed in this environment; install it "
                         "(`pip install wandb`, part of the project's install) or run with logging=none")

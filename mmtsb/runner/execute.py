@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.protocol.failures import EXCLUDED, RETRIED, FailureClass, replayed_on_resume
+from mmtsb.config.secrets import collect_secrets
 from mmtsb.runner.backends import Backend, make_backend
+from mmtsb.runner.leftovers import end_previous_run
 from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout
@@ -270,8 +272,9 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
 
     if problems := run_problems(settings):   # what would fail every episode the same way: stop now
         raise RunConfigError("; ".join(problems))
-    layout = RunLayout(settings.run_dir)
+    layout = RunLayout(settings.run_dir, secrets=collect_secrets(settings))
     layout.prepare()
+    end_previous_run(layout.run_dir)   # a killed driver's Ray processes must not keep calling the model
     _write_config(settings, layout)
     tasks = plan_episodes(settings)
     done = layout.done_ids()
@@ -295,7 +298,8 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
     phases: dict[str, Any] = {}
     if todo:
         concurrency = max(1, min(settings.runner.max_concurrency, len(todo)))
-        backend = make_backend(settings.runner, concurrency, uses_models=uses_models(settings))
+        backend = make_backend(settings.runner, concurrency, uses_models=uses_models(settings),
+                               run_dir=layout.run_dir)
         run = _Run(settings, layout, stats)
         try:
             started = time.perf_counter()

@@ -1,7 +1,7 @@
 """No credential is ever written down (issue 11), end to end: the real ``mmtsb run`` (a two-job sweep, W&B
 offline) with an ``Authorization`` header, an ``aws_secret_access_key``, an API key in the environment and a
-``user:password@`` in ``api_base``, against the fake OpenAI-compatible server answering HTTP 500, so that
-error text is produced. No secret may appear in any file of the sweep folder (run folders, Hydra's records,
+against the fake OpenAI-compatible server answering HTTP 500, so that error text is produced; a
+``user:password@`` in ``api_base`` is refused before the first episode (neither route can send it). No secret may appear in any file of the sweep folder (run folders, Hydra's records,
 results, trajectories, report, log), in W&B's offline folder, in a file name, or on stdout/stderr."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def test_no_secret_reaches_any_file_or_stream(tmp_path):
     with FakeLLMServer(default={"status": 500, "error": "upstream failed"}) as server:
         port = server.base_url.rsplit(":", 1)[1].split("/")[0]
         args = ["--multirun", "model=gpt_5_4_high",
-                f"model.api_base=http://alice:{URL_PASSWORD}@127.0.0.1:{port}/v1,http://127.0.0.1:{port}/v1",
+                f"model.api_base=http://127.0.0.1:{port}/v1", "seed=1,2",
                 "model.max_retries=0", "dataset.limit=1", "runner=inprocess", "logging=wandb",
                 f'+model.extra_params.extra_headers.Authorization="Bearer {HEADER_SECRET}"',
                 f"+model.extra_params.aws_secret_access_key={AWS_SECRET}", f"hydra.sweep.dir={sweep}"]
@@ -48,7 +48,6 @@ def test_no_secret_reaches_any_file_or_stream(tmp_path):
         assert (job / "report.md").is_file() and (job / "mmtsb.log").is_file()
         assert list((job / "episodes.parquet").glob("*.parquet")) and list((job / "trajectories").glob("*.json"))
         assert "error" in (job / "mmtsb.log").read_text()
-    assert "http://***@127.0.0.1" in (jobs[0] / "config.yaml").read_text()
     assert list(wandb_dir.rglob("*.wandb")), "W&B wrote no offline run"
 
     leaks = []
@@ -62,6 +61,22 @@ def test_no_secret_reaches_any_file_or_stream(tmp_path):
     for name, text in (("stdout", proc.stdout), ("stderr", proc.stderr)):
         leaks += [f"{name}: {s}" for s in SECRETS if s in text]
     assert not leaks, "\n".join(leaks)
+
+
+def test_credentials_in_api_base_stop_the_run_before_it_starts_and_are_not_written(tmp_path):
+    run = tmp_path / "run"
+    args = ["run", "model=gpt_5_4_high", f"model.api_base=http://alice:{URL_PASSWORD}@127.0.0.1:9/v1",
+            "dataset.limit=1", "runner=inprocess", f"hydra.run.dir={run}"]
+    env = {**os.environ, "HYDRA_FULL_ERROR": "0", "RAY_USAGE_STATS_ENABLED": "0", "OPENAI_API_KEY": ENV_KEY}
+    proc = subprocess.run([sys.executable, "-m", "mmtsb.cli", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "model.api_base=http://***@127.0.0.1:9/v1: credentials in the URL are not sent" in proc.stderr
+    assert not (run / "episodes.parquet").exists()
+    records = [p for p in run.rglob("*") if p.is_file()]
+    leaks = [f"{p}: {s}" for p in records for s in SECRETS if s.encode() in p.read_bytes()]
+    leaks += [f"stream: {s}" for s in SECRETS if s in proc.stdout + proc.stderr]
+    assert records and not leaks, leaks
 
 
 def test_a_generation_job_that_stops_on_a_config_error_leaves_no_secret(tmp_path):
