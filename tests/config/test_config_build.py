@@ -164,6 +164,15 @@ def test_config_hash_covers_what_changes_an_episode(compose_cfg):
     assert base == config_hash(hash_view(data))
 
 
+def test_a_rotated_key_keeps_the_config_hash_so_the_run_resumes(compose_cfg):
+    """Secret values are not part of the hash: a new Authorization header resumes the same run folder, while a
+    non-secret extra parameter still changes the hash."""
+    old = build(compose_cfg, '+model.extra_params.extra_headers.Authorization="Bearer sk-old-123456"').config_hash
+    new = build(compose_cfg, '+model.extra_params.extra_headers.Authorization="Bearer sk-new-654321"').config_hash
+    other = build(compose_cfg, "+model.extra_params.top_p=0.5").config_hash
+    assert old == new and other not in (old, build(compose_cfg).config_hash)
+
+
 def test_sweep_jobs_share_a_wandb_group(compose_cfg):
     assert build(compose_cfg, "logging=wandb", sweep_group="12-00-00").logging.group == "12-00-00"
     assert build(compose_cfg, "logging=wandb", "logging.group=mine", sweep_group="x").logging.group == "mine"
