@@ -19,6 +19,7 @@ from mmtsb.llm.errors import (
     LLMContextWindowError,
     LLMEmptyResponseError,
     LLMError,
+    LLMMalformedResponseError,
     LLMNotFoundError,
     LLMRateLimitError,
     LLMServerError,
@@ -33,7 +34,8 @@ from mmtsb.protocol.model_settings import ModelSettings
 
 __all__ = [
     "ImageEncoder", "LLMAuthError", "LLMBadRequestError", "LLMClient", "LLMConfigError", "LLMConnectionError",
-    "LLMContextWindowError", "LLMEmptyResponseError", "LLMError", "LLMNotFoundError", "LLMRateLimitError",
+    "LLMContextWindowError", "LLMEmptyResponseError", "LLMError", "LLMMalformedResponseError",
+    "LLMNotFoundError", "LLMRateLimitError",
     "LLMResponse", "LLMServerError", "LLMTimeoutError", "ModelSettings", "ProviderLimits", "ResponseCache",
     "ToolCall", "Usage", "UsageLedger", "cache_key", "configure_litellm", "flush_litellm_logging",
     "load_litellm",

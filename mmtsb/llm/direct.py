@@ -23,7 +23,7 @@ from mmtsb.llm.errors import (
     LLMBadRequestError,
     LLMConnectionError,
     LLMError,
-    LLMServerError,
+    LLMMalformedResponseError,
     LLMTimeoutError,
     _parse_retry_after,
     class_for_status,
@@ -102,12 +102,13 @@ class DirectTransport:
             raise _http_error(status, payload, retry_after, config, secret)
         try:
             answer = json.loads(payload)
-        except ValueError:
-            raise LLMServerError(f"the answer is not JSON: {payload[:200]!r}", model=config.model,
-                                 provider=config.provider, status_code=status) from None
+        except ValueError as e:   # UnicodeDecodeError included: bytes that are not UTF-8
+            raise LLMMalformedResponseError(f"the answer is not JSON ({e}): {redact(repr(payload[:200]), secret)}",
+                                            model=config.model, provider=config.provider,
+                                            status_code=status) from None
         if not isinstance(answer, dict):
-            raise LLMServerError(f"the answer is not a JSON object: {payload[:200]!r}", model=config.model,
-                                 provider=config.provider, status_code=status)
+            raise LLMMalformedResponseError(f"the answer is not a JSON object: {redact(repr(payload[:200]), secret)}",
+                                            model=config.model, provider=config.provider, status_code=status)
         return answer
 
     async def aclose(self) -> None:

@@ -88,6 +88,14 @@ class LLMConnectionError(LLMError):
     kind = "connection error"
 
 
+class LLMMalformedResponseError(LLMServerError):
+    """HTTP went through but the answer cannot be read: truncated, not JSON (an HTML error page, plain text,
+    nothing), not UTF-8, or JSON not shaped like a chat completion. Servers and proxies give such answers
+    when they are overloaded or restarting, so trying again may help."""
+
+    kind = "malformed response body"
+
+
 class LLMEmptyResponseError(LLMError):
     retryable = True
     kind = "empty response (no choices)"
@@ -150,14 +158,33 @@ def _transport_cause(exc: BaseException) -> type[LLMError] | None:
 def _class_for(exc: BaseException) -> type[LLMError] | None:
     import litellm  # imported lazily: mmtsb.llm sets the offline env before litellm loads
 
+    status = getattr(exc, "status_code", None)
+    if _is_unreadable_answer(exc, status, litellm):
+        return LLMMalformedResponseError
     if isinstance(exc, litellm.ContextWindowExceededError):
         return LLMContextWindowError
     if isinstance(exc, litellm.Timeout):
         return LLMTimeoutError
     if (transport := _transport_cause(exc)) is not None:
         return transport
-    status = getattr(exc, "status_code", None)
     return class_for_status(status) if isinstance(status, int) else None
+
+
+#: what litellm says when its parser refuses a successful answer's body (no dedicated exception class)
+_UNREADABLE_PHRASES = ("Unable to get json response", "Invalid response object")
+
+
+def _litellm_connection_error() -> type[BaseException]:
+    import litellm
+
+    return litellm.APIConnectionError
+
+
+def _is_unreadable_answer(exc: BaseException, status: Any, litellm: Any) -> bool:
+    """Whether litellm failed on reading a successful answer (HTTP < 400), not on the exchange itself."""
+    if isinstance(exc, litellm.APIError) and isinstance(status, int) and status < 400:
+        return True
+    return isinstance(exc, litellm.APIConnectionError) and any(p in str(exc) for p in _UNREADABLE_PHRASES)
 
 
 #: phrases OpenAI-compatible servers use when a prompt does not fit the model's context
@@ -195,8 +222,11 @@ def classify(exc: BaseException, *, model: str, provider: str | None, secret: st
     cls = _class_for(exc)
     if cls is None:
         return None
-    detail = redact(" ".join(str(exc).split()), secret)[:800] or type(exc).__name__
+    text = " ".join(str(exc).split()).split(" Traceback (most recent call last)")[0]  # litellm appends its own
+    detail = redact(text, secret)[:800] or type(exc).__name__
     status = getattr(exc, "status_code", None)
     if cls in (LLMTimeoutError, LLMConnectionError) or not isinstance(status, int):
         status = None  # litellm labels transport failures with made-up codes (408, 500)
+    elif cls is LLMMalformedResponseError and isinstance(exc, _litellm_connection_error()):
+        status = None  # its parser's refusal, labelled 500 by litellm: the server answered 200
     return cls(detail, model=model, provider=provider, status_code=status, retry_after_s=retry_after_of(exc))

@@ -6,7 +6,7 @@ import functools
 import json
 from typing import Any
 
-from mmtsb.llm.errors import LLMEmptyResponseError
+from mmtsb.llm.errors import LLMEmptyResponseError, LLMMalformedResponseError
 from mmtsb.llm.runtime import load_litellm
 from mmtsb.llm.types import LLMResponse, ToolCall, Usage
 from mmtsb.protocol.model_settings import ModelSettings
@@ -28,11 +28,18 @@ def _reasoning(message: dict[str, Any]) -> str | None:
     return joined or None
 
 
-def _tool_calls(message: dict[str, Any]) -> list[ToolCall]:
+def _tool_calls(message: dict[str, Any], malformed: Any) -> list[ToolCall]:
+    """The message's tool calls; ``malformed(what)`` builds the error for a call not shaped like one."""
+    listed = message.get("tool_calls") or []
+    if not isinstance(listed, list):
+        raise malformed(f"tool_calls is not a list: {str(listed)[:200]}")
     calls = []
-    for i, call in enumerate(message.get("tool_calls") or []):
-        function = call.get("function") or {}
-        calls.append(ToolCall.parse(call.get("id") or f"call_{i}", function.get("name") or "",
+    for i, call in enumerate(listed):
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            raise malformed(f"tool_calls[{i}] has no function object: {str(call)[:200]}")
+        name = function.get("name")
+        calls.append(ToolCall.parse(call.get("id") or f"call_{i}", name if isinstance(name, str) else "",
                                     function.get("arguments")))
     return calls
 
@@ -106,20 +113,27 @@ def to_llm_response(response: Any, config: ModelSettings, latency_s: float,
                     secret: str | None = None) -> LLMResponse:
     """Build the LLMResponse; an answer without choices raises LLMEmptyResponseError (retryable)."""
     raw: dict[str, Any] = response.model_dump() if hasattr(response, "model_dump") else dict(response)
-    if not isinstance(raw.get("choices"), (list, type(None))):
-        raise LLMEmptyResponseError(f"the answer's choices are not a list: {str(raw.get('choices'))[:200]}",
-                                    model=config.model, provider=config.provider)
     if secret and secret in json.dumps(raw, default=str):
         raw = _scrub(raw, secret)
+
+    def malformed(what: str) -> LLMMalformedResponseError:
+        return LLMMalformedResponseError(f"the answer is not a chat completion: {what}", model=config.model,
+                                         provider=config.provider)
+
+    if not isinstance(raw.get("choices"), (list, type(None))):
+        raise malformed(f"choices is not a list: {str(raw.get('choices'))[:200]}")
     choices = raw.get("choices") or []
     if not choices:
         raise LLMEmptyResponseError("the provider returned no choices", model=config.model,
                                     provider=config.provider)
     choice = choices[0]
-    message = choice.get("message") or {}
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, (dict, type(None))) or not isinstance(choice, dict):
+        raise malformed(f"choices[0] has no message object: {str(choice)[:200]}")
+    message = message or {}
     usage = Usage.from_dict(raw.get("usage"))
     cost, known = cost_of(response, config, usage)
-    return LLMResponse(text=_text(message.get("content")), tool_calls=_tool_calls(message),
+    return LLMResponse(text=_text(message.get("content")), tool_calls=_tool_calls(message, malformed),
                        reasoning=_reasoning(message), usage=usage, cost=cost, cost_known=known,
                        latency_s=latency_s, finish_reason=choice.get("finish_reason"), model=config.model,
                        provider=config.provider or "", raw=raw)

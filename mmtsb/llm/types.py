@@ -20,10 +20,26 @@ class Usage:
     total_tokens: int = 0
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> Usage:
-        data = data or {}
-        prompt, completion = int(data.get("prompt_tokens") or 0), int(data.get("completion_tokens") or 0)
-        return cls(prompt, completion, int(data.get("total_tokens") or prompt + completion))
+    def from_dict(cls, data: Any) -> Usage:
+        """Counts from a provider's ``usage`` object, read defensively: a count that is not a number (or a
+        numeric string) counts as 0, a ``usage`` that is not an object as no usage (servers do send both)."""
+        data = data if isinstance(data, dict) else {}
+        prompt, completion = _count(data.get("prompt_tokens")), _count(data.get("completion_tokens"))
+        return cls(prompt, completion, _count(data.get("total_tokens")) or prompt + completion)
+
+
+def _count(value: Any) -> int:
+    """A non-negative token count from a JSON value; 0 when it is not a number or a numeric string."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return 0
+    if isinstance(value, (int, float)) and value == value and value not in (float("inf"), float("-inf")):
+        return max(0, int(value))
+    return 0
 
 
 @dataclass(frozen=True)
@@ -38,8 +54,10 @@ class ToolCall:
     parse_error: str | None = None
 
     @classmethod
-    def parse(cls, call_id: str, name: str, arguments: str | None) -> ToolCall:
-        raw = arguments if arguments is not None else ""
+    def parse(cls, call_id: str, name: str, arguments: Any) -> ToolCall:
+        """``arguments`` as the provider sent it: a JSON string normally; some servers send the object itself
+        (kept as its JSON text, so the call is the same either way)."""
+        raw = arguments if isinstance(arguments, str) else "" if arguments is None else json.dumps(arguments)
         if not raw.strip():
             return cls(call_id, name, raw, {}, None)  # "no arguments" is a valid call
         try:

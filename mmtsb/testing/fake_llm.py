@@ -28,7 +28,15 @@ from typing import Any, Self
 
 from aiohttp import web
 
-from mmtsb.testing.fake_replies import Reply, Responder, Rule, completion_body, error_body, last_prompt_text
+from mmtsb.testing.fake_replies import (
+    Reply,
+    Responder,
+    Rule,
+    broken_body,
+    completion_body,
+    error_body,
+    last_prompt_text,
+)
 
 ReplySpec = Reply | str | dict[str, Any]
 
@@ -132,7 +140,7 @@ class FakeLLMServer:
             with self._lock:
                 self._in_flight -= 1
 
-    async def _answer(self, request: web.Request, body: dict[str, Any]) -> web.Response:
+    async def _answer(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         if self.api_key is not None and request.headers.get("Authorization") != f"Bearer {self.api_key}":
             return web.json_response(error_body(401, "fake server: invalid API key"), status=401)
         if body.get("stream"):
@@ -147,7 +155,27 @@ class FakeLLMServer:
             headers = {} if reply.retry_after is None else {"Retry-After": f"{reply.retry_after:g}"}
             return web.json_response(error_body(reply.status, reply.error), status=reply.status,
                                      headers=headers)
-        return web.json_response(completion_body(reply, body, seq, self.usage))
+        completion = completion_body(reply, body, seq, self.usage)
+        if reply.wire is not None:
+            return await self._broken(request, reply.wire, completion)
+        return web.json_response(completion)
+
+    @staticmethod
+    async def _broken(request: web.Request, wire: str, completion: dict[str, Any]) -> web.StreamResponse:
+        """A broken HTTP 200 answer (see ``fake_replies.WIRE_FAULTS``)."""
+        if wire in ("reset", "cut"):
+            if wire == "cut":   # headers promise the whole body; half of it arrives, then the connection ends
+                encoded = json.dumps(completion).encode()
+                response = web.StreamResponse(headers={"Content-Type": "application/json",
+                                                       "Content-Length": str(len(encoded))})
+                await response.prepare(request)
+                await response.write(encoded[: len(encoded) // 2])
+            transport = request.transport
+            if transport is not None:
+                transport.abort()
+            raise asyncio.CancelledError   # aiohttp drops the request: nothing more is sent
+        payload, content_type = broken_body(wire, completion)
+        return web.Response(body=payload, headers={"Content-Type": content_type})
 
     async def _models(self, _: web.Request) -> web.Response:
         return web.json_response({"object": "list", "data": [

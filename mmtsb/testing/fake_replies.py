@@ -2,10 +2,13 @@
 
 A reply is written as plain JSON so scripts can live in files: a string is a text reply; a dict may hold
 ``text``, ``tool_calls`` ([{name, arguments (dict or raw str), id?}]), ``reasoning``, ``finish_reason``,
-``latency_s``, ``usage``, or a fault: ``status`` (+ ``error``, ``retry_after``), ``hang_s`` (sleep, e.g.
-longer than the client timeout), ``empty_choices``, ``malformed_args``. ``fault`` is a shorthand:
+``latency_s``, ``usage`` (values as given, non-numeric ones too), ``args_as_object`` (tool-call arguments
+sent as a JSON object instead of a string, as some servers do), or a fault: ``status`` (+ ``error``,
+``retry_after``), ``hang_s`` (sleep, e.g. longer than the client timeout), ``empty_choices``,
+``malformed_args``, ``wire`` (a broken HTTP answer, see :data:`WIRE_FAULTS`). ``fault`` is a shorthand:
 "rate_limit" (429), "server_error" (500), "unavailable" (503), "timeout", "empty_choices",
-"malformed_tool_args".
+"malformed_tool_args", and one per wire fault ("connection_reset", "cut_body", "truncated_body",
+"html_body", "empty_body", "not_json_body", "non_utf8_body").
 """
 
 from __future__ import annotations
@@ -24,7 +27,20 @@ _FAULTS: dict[str, dict[str, Any]] = {
     "timeout": {"hang_s": 30.0},
     "empty_choices": {"empty_choices": True},
     "malformed_tool_args": {"malformed_args": True},
+    "connection_reset": {"wire": "reset"},
+    "cut_body": {"wire": "cut"},
+    "truncated_body": {"wire": "truncated"},
+    "html_body": {"wire": "html"},
+    "empty_body": {"wire": "empty"},
+    "not_json_body": {"wire": "not_json"},
+    "non_utf8_body": {"wire": "non_utf8"},
 }
+
+#: broken answers the server can give with HTTP 200: the connection closed before any answer ("reset") or
+#: half-way through a body whose Content-Length promised more ("cut"); a completion's JSON cut short but
+#: complete on the wire ("truncated"); a proxy's HTML page ("html"); no body ("empty"); plain text
+#: ("not_json"); the completion with bytes that are not UTF-8 ("non_utf8")
+WIRE_FAULTS = ("reset", "cut", "truncated", "html", "empty", "not_json", "non_utf8")
 
 
 @dataclass(frozen=True)
@@ -36,13 +52,15 @@ class Reply:
     reasoning: str | None = None
     finish_reason: str | None = None
     latency_s: float | None = None
-    usage: dict[str, int] | None = None
+    usage: Any = None   # a dict of counts normally; any JSON value to test a client's parsing
+    args_as_object: bool = False
     status: int | None = None
     error: str | None = None
     retry_after: float | None = None
     hang_s: float | None = None
     empty_choices: bool = False
     malformed_args: bool = False
+    wire: str | None = None
 
     @classmethod
     def parse(cls, spec: Reply | str | dict[str, Any]) -> Reply:
@@ -63,6 +81,8 @@ class Reply:
         unknown = set(spec) - allowed
         if unknown:
             raise ValueError(f"unknown reply keys {sorted(unknown)}; allowed: {sorted(allowed | {'fault'})}")
+        if spec.get("wire") is not None and spec["wire"] not in WIRE_FAULTS:
+            raise ValueError(f"unknown wire fault {spec['wire']!r}; allowed: {list(WIRE_FAULTS)}")
         return cls(**spec)
 
 
@@ -96,9 +116,11 @@ def last_prompt_text(body: dict[str, Any]) -> str:
     return ""
 
 
-def _arguments(raw: Any, malformed: bool) -> str:
+def _arguments(raw: Any, reply: Reply) -> Any:
+    if reply.args_as_object and not isinstance(raw, str):
+        return raw
     text = raw if isinstance(raw, str) else json.dumps(raw)
-    return text[:-1] if malformed and text else text
+    return text[:-1] if reply.malformed_args and text else text
 
 
 def _estimate_usage(body: dict[str, Any], produced: str) -> dict[str, int]:
@@ -111,17 +133,18 @@ def completion_body(reply: Reply, body: dict[str, Any], seq: int,
                     usage: dict[str, int] | None = None) -> dict[str, Any]:
     """The OpenAI chat.completion JSON for a (non-fault) reply to request ``body``."""
     calls = [{"id": c.get("id") or f"call_{seq}_{i}", "type": "function",
-              "function": {"name": c["name"], "arguments": _arguments(c.get("arguments", {}),
-                                                                         reply.malformed_args)}}
+              "function": {"name": c["name"], "arguments": _arguments(c.get("arguments", {}), reply)}}
              for i, c in enumerate(reply.tool_calls)]
     message: dict[str, Any] = {"role": "assistant", "content": reply.text}
     if calls:
         message["tool_calls"] = calls
     if reply.reasoning is not None:
         message["reasoning_content"] = reply.reasoning
-    produced = (reply.text or "") + "".join(c["function"]["arguments"] for c in calls)
-    used = dict(reply.usage or usage or _estimate_usage(body, produced))
-    used.setdefault("total_tokens", used.get("prompt_tokens", 0) + used.get("completion_tokens", 0))
+    produced = (reply.text or "") + "".join(json.dumps(c["function"]["arguments"]) for c in calls)
+    used = reply.usage if reply.usage is not None else dict(usage or _estimate_usage(body, produced))
+    if isinstance(used, dict) and "total_tokens" not in used and all(isinstance(used.get(k, 0), int)
+                                          for k in ("prompt_tokens", "completion_tokens")):
+        used["total_tokens"] = used.get("prompt_tokens", 0) + used.get("completion_tokens", 0)
     choices = [] if reply.empty_choices else [{
         "index": 0, "message": message,
         "finish_reason": reply.finish_reason or ("tool_calls" if calls else "stop")}]
@@ -139,3 +162,22 @@ def error_body(status: int, message: str | None) -> dict[str, Any]:
     kind = _ERROR_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
     return {"error": {"message": message or f"fake server: injected HTTP {status}", "type": kind,
                       "param": None, "code": str(status)}}
+
+
+def broken_body(wire: str, completion: dict[str, Any]) -> tuple[bytes, str]:
+    """(body, content type) of a broken answer with HTTP 200 (``wire`` other than "reset" and "cut", which
+    the server makes by closing the connection)."""
+    encoded = json.dumps(completion).encode()
+    if wire == "truncated":
+        return encoded[: len(encoded) // 2], "application/json"
+    if wire == "html":
+        return (b"<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>"
+                b"<p>The upstream server is not answering.</p></body></html>", "text/html")
+    if wire == "empty":
+        return b"", "application/json"
+    if wire == "not_json":
+        return b"upstream connect error or disconnect/reset before headers", "text/plain"
+    if wire == "non_utf8":   # bytes 0xFF 0xFE never occur in UTF-8
+        return encoded.replace(b'"chat.completion"', b'"chat.' + bytes([0xFF, 0xFE]) + b'completion"'), \
+            "application/json"
+    raise ValueError(f"not a body fault: {wire!r}")

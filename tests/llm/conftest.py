@@ -34,6 +34,12 @@ def fast_config(server: FakeLLMServer, **overrides: Any) -> ModelSettings:
     return ModelSettings(**fields)
 
 
+@pytest.fixture(name="fast_config")
+def fast_config_fixture() -> Callable[..., ModelSettings]:
+    """``fast_config`` itself, for tests that pick one route with ``compat_route=``."""
+    return fast_config
+
+
 @pytest.fixture(params=["fast", "direct"])
 def config_for(request: pytest.FixtureRequest) -> Callable[..., ModelSettings]:
     """``fast_config`` on each route to an OpenAI-compatible server: through litellm ("fast") and litellm

@@ -13,7 +13,9 @@ from mmtsb.llm import (
     LLMClient,
     LLMConnectionError,
     LLMContextWindowError,
+    LLMMalformedResponseError,
     LLMNotFoundError,
+    ModelSettings,
     LLMRateLimitError,
     LLMServerError,
     LLMTimeoutError,
@@ -117,3 +119,94 @@ def test_retry_after_is_capped_by_retry_max_wait(server, run, config_for, retrie
     server.reset(script=[{"status": 429, "retry_after": 30}, "ok"])
     assert run(LLMClient(config_for(server, retry_max_wait_s=0.2)).complete(USER)).text == "ok"
     assert retries.failures == [LLMRateLimitError] and retries.waits == [0.2]
+
+
+BROKEN_BODIES = ["truncated_body", "html_body", "empty_body", "not_json_body", "non_utf8_body", "cut_body"]
+
+
+@pytest.mark.parametrize("fault", BROKEN_BODIES)
+def test_a_broken_answer_body_is_retried_at_the_call(server, run, config_for, retries, fault):
+    """A 200 whose body cannot be read (cut short, an HTML page, nothing, plain text, bytes that are not UTF-8)
+    is retried at the call on both routes, never replayed as a whole episode; the failed attempt is counted."""
+    server.reset(script=[{"fault": fault}, "ok"])
+    ledger = UsageLedger()
+    response = run(LLMClient(config_for(server), ledger=ledger).complete(USER))
+    assert response.text == "ok"
+    assert server.request_count == 2
+    # a body cut off by the connection is a connection error on the direct route (aiohttp notices the missing
+    # bytes); every other broken body is a malformed response on both routes
+    expected = LLMConnectionError if fault == "cut_body" and config_for(server).direct else LLMMalformedResponseError
+    assert retries.failures == [expected]
+    assert ledger.totals()["agent"]["failed_calls"] == 1
+
+
+def test_a_reset_connection_is_retried(server, run, config_for, retries):
+    server.reset(script=[{"fault": "connection_reset"}, "ok"])
+    assert run(LLMClient(config_for(server)).complete(USER)).text == "ok"
+    assert server.request_count == 2
+    assert retries.failures == [LLMConnectionError]
+
+
+def test_a_body_that_stays_broken_gives_up_naming_the_problem(server, run, config_for):
+    server.reset(script=[{"fault": "html_body"}] * 3)
+    with pytest.raises(LLMMalformedResponseError) as info:
+        run(LLMClient(config_for(server, max_retries=2)).complete(USER))
+    assert server.request_count == 3
+    message = str(info.value)
+    assert "malformed response body" in message and "after 3 attempts" in message
+    assert "'openai/fake-model'" in message and info.value.retryable
+
+
+def test_tool_call_arguments_sent_as_an_object_are_read(server, run, config_for):
+    """Some servers put the arguments object itself where OpenAI puts its JSON text: the call is the same."""
+    server.reset(script=[{"tool_calls": [{"name": "add_note", "arguments": {"title": "a", "n": 2}}],
+                          "args_as_object": True}])
+    (call,) = run(LLMClient(config_for(server)).complete(USER)).tool_calls
+    assert server.requests and call.name == "add_note"
+    assert call.parsed_arguments == {"title": "a", "n": 2} and call.parse_error is None
+
+
+def test_tool_call_arguments_that_are_not_an_object_are_a_parse_error_not_a_crash(server, run, fast_config):
+    config = fast_config(server, compat_route="direct")
+    server.reset(script=[{"tool_calls": [{"name": "f", "arguments": [1, 2]}], "args_as_object": True}])
+    (call,) = run(LLMClient(config).complete(USER)).tool_calls
+    assert call.parsed_arguments is None and "must be a JSON object" in call.parse_error
+
+
+@pytest.mark.parametrize("usage, expected", [
+    ({"prompt_tokens": "12", "completion_tokens": 3.0}, (12, 3, 15)),
+    ({"prompt_tokens": "n/a", "completion_tokens": None, "total_tokens": "7"}, (0, 0, 7)),
+    ({"prompt_tokens": True, "completion_tokens": -4}, (0, 0, 0)),
+    ("not an object", (0, 0, 0)),
+])
+def test_usage_that_is_not_numeric_is_read_defensively_on_the_direct_route(server, run, fast_config, usage,
+                                                                         expected):
+    server.reset(script=[{"text": "ok", "usage": usage}])
+    response = run(LLMClient(fast_config(server, compat_route="direct")).complete(USER))
+    assert response.text == "ok" and server.request_count == 1
+    assert (response.usage.prompt_tokens, response.usage.completion_tokens, response.usage.total_tokens) == expected
+
+
+def test_usage_litellm_cannot_read_is_a_malformed_body_retried(server, run, retries, fast_config):
+    """litellm's parser refuses such a body: a malformed response, retried at the call (not a connection
+    error, and not the whole episode)."""
+    server.reset(script=[{"text": "ok", "usage": {"prompt_tokens": "n/a"}}, "ok"])
+    assert run(LLMClient(fast_config(server, compat_route="fast")).complete(USER)).text == "ok"
+    assert retries.failures == [LLMMalformedResponseError] and server.request_count == 2
+
+
+@pytest.mark.parametrize("answer, what", [
+    ({"choices": {"0": "x"}}, "choices is not a list"),
+    ({"choices": ["text"]}, "choices[0] has no message object"),
+    ({"choices": [{"message": "hi"}]}, "choices[0] has no message object"),
+    ({"choices": [{"message": {"tool_calls": {"a": 1}}}]}, "tool_calls is not a list"),
+    ({"choices": [{"message": {"tool_calls": ["f"]}}]}, "tool_calls[0] has no function object"),
+])
+def test_json_not_shaped_like_a_completion_is_a_malformed_body(answer, what):
+    from mmtsb.llm.parse import to_llm_response
+
+    config = ModelSettings(model="openai/x", api_base="http://127.0.0.1:9/v1", input_cost_per_mtok=0.0,
+                           output_cost_per_mtok=0.0, compat_route="direct")
+    with pytest.raises(LLMMalformedResponseError) as info:
+        to_llm_response(answer, config, 0.1)
+    assert what in str(info.value) and info.value.retryable

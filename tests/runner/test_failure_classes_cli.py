@@ -88,3 +88,38 @@ def test_an_infrastructure_failure_exits_1_and_the_rerun_replays_it(tmp_path):
     assert second.returncode == 0, second.stderr[-3000:]
     (row,) = pq.read_table(run_dir / "episodes.parquet").to_pylist()
     assert row["failure_class"] is None and row["infra_failure"] is False
+
+
+class BrokenEveryOther:
+    """Answers every other request with a broken body (each kind in turn), the others with a final answer."""
+
+    FAULTS = ("connection_reset", "cut_body", "truncated_body", "html_body", "empty_body", "not_json_body",
+              "non_utf8_body")
+
+    def __init__(self) -> None:
+        self.seen = self.faulted = 0
+
+    def __call__(self, body: dict) -> dict:
+        self.seen += 1
+        if self.seen % 2:
+            self.faulted += 1
+            return {"fault": self.FAULTS[(self.faulted - 1) % len(self.FAULTS)]}
+        return {"text": "Done."}
+
+
+def test_broken_answer_bodies_are_retried_at_the_call_on_both_routes(tmp_path):
+    """Reset connections, cut, truncated, HTML, empty, plain-text and non-UTF-8 bodies: every one is retried at
+    the call, the episodes end normally (no infrastructure failure, nothing replayed) and each failed attempt is
+    counted in the rows and the summary."""
+    for route in ("fast", "direct"):
+        responder, run_dir = BrokenEveryOther(), tmp_path / route
+        with FakeLLMServer(responder=responder) as server:
+            done = mmtsb_run([*model_args(server.base_url, run_dir), f"model.compat_route={route}",
+                              "model.max_retries=2"])
+        assert done.returncode == 0, done.stderr[-3000:]
+        rows = pq.read_table(run_dir / "episodes.parquet").to_pylist()
+        assert len(rows) == 3 and {r["failure_class"] for r in rows} == {None}
+        assert responder.faulted >= 3 and server.request_count == responder.seen
+        assert sum(r["agent_failed_calls"] for r in rows) == responder.faulted
+        summary = json.loads((run_dir / "summary.json").read_text())
+        assert summary["not_evaluated"] == 0 and summary["failed_calls"] == responder.faulted
