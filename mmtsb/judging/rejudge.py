@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mmtsb.judging.evidence import EvidenceError, evidence_from_trajectory
+from mmtsb.judging.views import played
 from mmtsb.judging.store import (
     JudgeRecord, VerdictStore, cache_key, check_label, digest, find_cached, label_from, verdict_row,
 )
@@ -193,12 +194,6 @@ class RejudgeOutcome:
     problems: list[str] = field(default_factory=list)    # episodes whose evidence could not be rebuilt
     judge_errors: int = 0               # verdicts the judge could not give (stored with their error)
     report: Path | None = None
-
-
-def played(row: Row) -> bool:
-    """Whether an episode played to its end (a failure of the platform, the configuration or the scenario file
-    ends it with ``end_reason`` error: nothing to judge)."""
-    return row.get("end_reason") != "error"
 
 
 def run_images_setting(run_dir: Path, options: RejudgeOptions) -> tuple[str, str | None]:
