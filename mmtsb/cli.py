@@ -231,6 +231,13 @@ def build_parser() -> argparse.ArgumentParser:
     rejudge_cli.build_parser(rj)
     rj.set_defaults(func=rejudge_cli.run)
 
+    from mmtsb.eval.agreement import cli as agreement_cli
+
+    ag = sub.add_parser("agreement", help="the judge study over run folders and human labels: kappa, confusion "
+                                          "matrices, rankings across judges, judge and rollout variance, pass^k")
+    agreement_cli.build_parser(ag)
+    ag.set_defaults(func=agreement_cli.run)
+
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")
     ep.add_argument("overrides", nargs="*",
