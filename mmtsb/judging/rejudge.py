@@ -74,7 +74,7 @@ def compose_judge(overrides: Sequence[str]) -> JudgeSpec:
     from mmtsb.config import schema  # noqa: F401  (registers the structured configs and interface options)
     from mmtsb.config.build import HASHED_MODEL_FIELDS, RunConfigError, model_settings
     from mmtsb.config.paths import conf_dir
-    from mmtsb.config.secrets import collect_secrets, override_secrets, redact
+    from mmtsb.config.secrets import collect_secrets, redact
     from mmtsb.protocol.registry import UnknownKindError
 
     if not any(item.split("=", 1)[0].lstrip("+~") == "judge" for item in overrides):
@@ -102,7 +102,9 @@ def compose_judge(overrides: Sequence[str]) -> JudgeSpec:
         except RunConfigError as e:
             raise RejudgeConfigError(str(e)) from None
         model_view = redact({k: (section.get("model") or {}).get(k) for k in HASHED_MODEL_FIELDS})
-    secrets = tuple(sorted(set(collect_secrets(section)) | set(override_secrets(overrides)), key=lambda v: -len(v)))
+    # from the composed section: secret keys (extra_params.api_key...), URL passwords, the key api_key_env names
+    # (the overrides' own values are in it; read raw, `api_key_env=null` would make "null" a secret)
+    secrets = tuple(collect_secrets(section))
     return JudgeSpec(kind, settings, str(section.get("name") or kind), redact(section), model_view, secrets)
 
 
