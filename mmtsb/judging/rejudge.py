@@ -50,7 +50,7 @@ class JudgeSpec:
 
     kind: str
     settings: ModelSettings
-    name: str
+    name: str                                       # the default label: the model entry's name, or the backend's
     config: dict[str, Any]                          # the composed ``judge`` section, secrets removed
     model_view: dict[str, Any] | None = None        # the model fields that change its answers (secrets removed)
     secrets: tuple[str, ...] = ()
@@ -105,7 +105,8 @@ def compose_judge(overrides: Sequence[str]) -> JudgeSpec:
     # from the composed section: secret keys (extra_params.api_key...), URL passwords, the key api_key_env names
     # (the overrides' own values are in it; read raw, `api_key_env=null` would make "null" a secret)
     secrets = tuple(collect_secrets(section))
-    return JudgeSpec(kind, settings, str(section.get("name") or kind), redact(section), model_view, secrets)
+    entry = (section.get("model") or {}).get("name") if backend.needs_model else None
+    return JudgeSpec(kind, settings, str(entry or section.get("name") or kind), redact(section), model_view, secrets)
 
 
 def judge_problems(spec: JudgeSpec) -> list[str]:
@@ -219,19 +220,21 @@ def run_images_setting(run_dir: Path, options: RejudgeOptions) -> tuple[str, str
     return images, root
 
 
-async def fingerprint_of(spec: JudgeSpec, factory: Any) -> dict[str, Any]:
-    """What decides the judge's answers: its kind, model fields and each judge's prompt version (outside and in
-    UI mode)."""
+async def fingerprint_of(spec: JudgeSpec, factory: Any) -> tuple[dict[str, Any], str]:
+    """What decides the judge's answers (its kind, model fields and each judge's prompt version, outside and in
+    UI mode), and the judges' own name (``static``, ``llm:<model id>``: as the run's rows name their judge)."""
     prompts: dict[str, str] = {}
+    names: dict[str, None] = {}
     for ui in (False, True):
         judges = factory.judges(spec.episode_config(ui))
         try:
             for party, judge in judges.items():
                 prompts[f"{party}{'_ui' if ui else ''}"] = str(getattr(judge, "prompt_version", judge.name))
+                names.setdefault(judge.name, None)
         finally:
             for judge in judges.values():
                 await judge.close()
-    return {"kind": spec.kind, "model": spec.model_view, "prompts": prompts}
+    return {"kind": spec.kind, "model": spec.model_view, "prompts": prompts}, "+".join(names) or spec.name
 
 
 async def _verdict(judge: Judge, evidence: Any) -> JudgeVerdict:
@@ -327,11 +330,11 @@ async def rejudge(run_dir: str | Path, spec: JudgeSpec, options: RejudgeOptions 
     data = RunData.load(run_dir)
     factory = RoleFactory()
     try:
-        view = await fingerprint_of(spec, factory)
+        view, name = await fingerprint_of(spec, factory)
         fingerprint = digest(view)
         label = options.label or label_from(spec.name)
         store = VerdictStore(run_dir, label, spec.secrets)
-        store.claim(JudgeRecord(label=label, kind=spec.kind, name=spec.name, fingerprint=fingerprint,
+        store.claim(JudgeRecord(label=label, kind=spec.kind, name=name, fingerprint=fingerprint,
                                 fingerprint_view=view, config=spec.config, judge_repeats=options.judge_repeats),
                     replace=options.replace)
         job = _Rejudge(run_dir, spec, options, store, factory, fingerprint)

@@ -132,7 +132,7 @@ def test_summary_and_report_gain_a_column_per_judge(study):
     assert judges["fake2"]["agent_sr"] == pytest.approx(4 / 6) and judges["fake2"]["judge_repeats"] == 1
     report = (study.run1 / "report.md").read_text()
     assert "## Judges" in report
-    assert "| Metric | run judge (static) | fake (gpt_5_4) | fake2 (gpt_5_4) |" in report
+    assert "| Metric | run judge (static) | fake (llm:openai/fake-model) | fake2 (llm:openai/fake-model) |" in report
     assert "| Agent SR per repeat | – | 66.7%, 33.3% | 66.7% |" in report
 
 

@@ -129,8 +129,10 @@ def test_another_judge_config_under_a_used_label_is_refused(small_run, capsys):
 
 def test_the_command_refuses_a_missing_key_in_its_own_process(small_run):
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    before = sorted(p.name for p in (small_run / "rejudge").iterdir()) if (small_run / "rejudge").exists() else []
     proc = subprocess.run([sys.executable, "-m", "mmtsb.cli", "rejudge", str(small_run), "judge=gpt_5_4"],
                           capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
     assert proc.returncode == 2
     assert "judge.model.api_key_env=OPENAI_API_KEY: the environment variable OPENAI_API_KEY is not set" in proc.stderr
-    assert not (small_run / "rejudge" / "gpt_5_4").exists()
+    after = sorted(p.name for p in (small_run / "rejudge").iterdir()) if (small_run / "rejudge").exists() else []
+    assert after == before                    # refused before anything was written
