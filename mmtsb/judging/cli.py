@@ -5,11 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
-
-T = TypeVar("T")
 
 PROG = "mmtsb rejudge"
 EXIT_CONFIG_ERROR = 2
@@ -35,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         spec = compose_judge(overrides)
         if problems := judge_problems(spec):
             raise RejudgeConfigError("; ".join(problems))
-        outcome = _run(rejudge(args.run_dir, spec, options))
+        outcome = asyncio.run(rejudge(args.run_dir, spec, options))
     except (RejudgeConfigError, StoreError, RunDataError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
@@ -47,16 +43,3 @@ def run(args: argparse.Namespace) -> int:
     if outcome.report is not None:
         print(f"{PROG}: report rebuilt: {outcome.report}")
     return 1 if outcome.problems or outcome.judge_errors else 0
-
-
-def _run(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro``, then drain litellm's background logging before the loop closes."""
-    from mmtsb.llm import flush_litellm_logging
-
-    async def main() -> T:
-        try:
-            return await coro
-        finally:
-            await flush_litellm_logging()
-
-    return asyncio.run(main())

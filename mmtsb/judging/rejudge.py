@@ -344,6 +344,9 @@ async def rejudge(run_dir: str | Path, spec: JudgeSpec, options: RejudgeOptions 
         await asyncio.gather(*(job.episode(data, r, gate) for r in rows))
     finally:
         await factory.aclose()
+        from mmtsb.llm.runtime import flush_litellm_logging   # litellm queued logging work on this loop
+
+        await flush_litellm_logging()
     if options.report:
         from mmtsb.report.build import build_report
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mmtsb.eval.agreement.stats import spread
-from mmtsb.judging.store import VerdictStore, labels
+from mmtsb.judging.store import StoreError, VerdictStore, labels
 from mmtsb.protocol import registry
 from mmtsb.protocol.failures import FailureClass, is_excluded, row_failure_class
 from mmtsb.report.data import Row, RunData, episode_key
@@ -114,7 +114,10 @@ def judges_summary(data: RunData) -> dict[str, Any] | None:
     for label in found:
         store = VerdictStore(data.run_dir, label)
         verdicts = store.rows()
-        record = store.judge()
+        try:
+            record = store.judge()
+        except StoreError:   # a damaged judge.json: the verdicts still count, under the label's name
+            record = None
         k = judge_repeats(verdicts)
         first = rows_under(data.rows, verdicts, 0)
         entry = judge_summary(first, record.name if record is not None else label)
