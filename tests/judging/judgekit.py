@@ -21,8 +21,9 @@ CRITERIA = {p.stem: json.loads(p.read_text())["task_completion_criteria"][:60]
             for p in sorted(NOMINAL.glob("mmtsb_nominal_00[1-4].json"))}
 
 
-def mmtsb_run(run_dir: Path, names: list[str], repeats: int = 1, dataset_path: Path | None = None) -> None:
-    args = [sys.executable, "-m", "mmtsb.cli", "run", "runner=inprocess", f"repeats={repeats}",
+def mmtsb_run(run_dir: Path, names: list[str], repeats: int = 1, dataset_path: Path | None = None,
+              extra: tuple[str, ...] = ()) -> None:
+    args = [sys.executable, "-m", "mmtsb.cli", "run", "runner=inprocess", f"repeats={repeats}", *extra,
             f"dataset.names=[{','.join(names)}]", f"hydra.run.dir={run_dir}"]
     if dataset_path is not None:
         args.append(f"dataset.path={dataset_path}")

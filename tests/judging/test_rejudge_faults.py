@@ -91,6 +91,18 @@ def test_a_static_rejudge_reproduces_the_runs_own_verdicts(small_run, tmp_path):
         assert again[f"{party}_pass"] == original[f"{party}_pass"]
 
 
+def test_a_static_rejudge_of_a_ui_mode_run_reproduces_its_ui_verdicts(tmp_path):
+    run = tmp_path / "ui"
+    mmtsb_run(run, ["mmtsb_ui_001"], extra=("dataset=ui",))
+    assert main(["rejudge", str(run), "judge=static", "report=false"]) == 0
+    (original,) = RunData.load(run).rows
+    (again,) = stored(run, "static")
+    assert json.loads(again["parties"]) == ["agent", "ui", "user"]
+    trajectory = json.loads((run / original["trajectory_path"]).read_text())
+    ui = json.loads(again["verdicts"])["ui"]
+    assert ui["criteria"] == trajectory["judges"]["ui"]["criteria"] and again["ui_pass"] is True
+
+
 def test_row_under_a_judge_that_gives_the_verdict_the_run_judge_could_not():
     row = {"episode_id": "e1", "end_reason": "user_ended", "agent_pass": False, "failure_class": "infrastructure",
            "infra_failure": True, "agent_judge_error": "judge model call failed: 503"}
