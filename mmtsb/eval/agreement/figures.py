@@ -98,7 +98,12 @@ def criteria_figure(party: Mapping[str, Any], path: Path, title: str = "Agreemen
     width = 0.8 / max(len(comparisons), 1)
     for ax, values, label in ((axes[0][0], raw, "(a) raw agreement"), (axes[1][0], kappa, "(b) Cohen's kappa")):
         for j, name in enumerate(comparisons):
-            ax.bar(x + (j - (len(comparisons) - 1) / 2) * width, values[:, j], width, label=name)
+            at = x + (j - (len(comparisons) - 1) / 2) * width
+            ax.bar(at, values[:, j], width, label=name)
+            for xi, v in zip(at, values[:, j]):   # undefined (no labels, or kappa undefined): said, not hidden
+                if np.isnan(v):
+                    ax.text(xi, 0.02, "–", ha="center", va="bottom", fontsize=8)
+        ax.set_xlim(-0.5, len(criteria) - 0.5)
         ax.set_xticks(x, criteria, rotation=25, ha="right", fontsize=8)
         ax.set_ylim(-1 if label.startswith("(b)") else 0, 1.05)
         ax.set_title(label)
@@ -141,7 +146,8 @@ def variance_figure(judge_variance: Sequence[Mapping[str, Any]], rollout_varianc
         means = [100 * e["mean"] if e["mean"] is not None else NAN for e in entries]
         sds = [100 * e["sd"] if e["sd"] is not None else 0.0 for e in entries]
         ax.bar(np.arange(len(entries)), means, yerr=sds, capsize=4)
-        ax.set_xticks(np.arange(len(entries)), names, fontsize=7)
+        ax.set_xticks(np.arange(len(entries)), names, fontsize=7, rotation=20 if len(entries) > 1 else 0,
+                      ha="right" if len(entries) > 1 else "center")
         ax.set_ylabel("Agent SR (%)")
         ax.set_ylim(0, 105)
         ax.set_title(title, fontsize=9)
