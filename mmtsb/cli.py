@@ -224,6 +224,20 @@ def build_parser() -> argparse.ArgumentParser:
     report_cli.build_parser(rep)
     rep.set_defaults(func=report_cli.run)
 
+    from mmtsb.judging import cli as rejudge_cli
+
+    rj = sub.add_parser("rejudge", help="judge a run's stored trajectories again with another judge, or the same "
+                                        "judge k times (judge_repeats=k), without replaying the agents")
+    rejudge_cli.build_parser(rj)
+    rj.set_defaults(func=rejudge_cli.run)
+
+    from mmtsb.eval.agreement import cli as agreement_cli
+
+    ag = sub.add_parser("agreement", help="the judge study over run folders and human labels: kappa, confusion "
+                                          "matrices, rankings across judges, judge and rollout variance, pass^k")
+    agreement_cli.build_parser(ag)
+    ag.set_defaults(func=agreement_cli.run)
+
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")
     ep.add_argument("overrides", nargs="*",
@@ -258,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     stray = [x for x in extra if "=" in x and not x.startswith("-")]
     unknown = [x for x in extra if x not in stray]
-    if unknown or (stray and args.command != "episode"):
+    if unknown or (stray and args.command not in ("episode", "rejudge")):
         parser.error(f"unrecognized arguments: {' '.join(unknown or stray)}")
     if stray:
         args.overrides = [*args.overrides, *stray]

@@ -87,6 +87,10 @@ def compute(data: RunData) -> dict[str, Any]:
         "end_reasons": dict(Counter(str(r.get("end_reason")) for r in rows)),
         "trajectories_found": sum(1 for f in facts.values() if f["has_trajectory"]),
     }
+    from mmtsb.judging.views import judges_summary   # a column per re-judged label (mmtsb rejudge)
+
+    if (judges := judges_summary(data)) is not None:
+        summary["judges"] = judges
     details = {
         "failures": [{"episode_id": episode_key(r), "scenario": r.get("scenario"), "repeat": r.get("repeat"),
                       **c.to_dict()} for r, c in failures],

@@ -80,6 +80,7 @@ def run_report(summary: Mapping[str, Any], details: Mapping[str, Any], figures: 
         "> " + INFRA_NOTE,
         _headline(s),
         _criteria(s),
+        _judges(s),
         _usage(s),
         _taxonomy(s, details, figures),
         _pass_k(s, figures),
@@ -122,6 +123,12 @@ def _criteria(s: Mapping[str, Any]) -> str:
     return ("## Judge criteria\n\nPass rate per rubric criterion, over the episodes where the judge assessed "
             "it (the static judge leaves out what needs reading the conversation).\n\n"
             + table(["Criterion", "Pass rate", "n"], rows))
+
+
+def _judges(s: Mapping[str, Any]) -> str:
+    from mmtsb.judging.views import judges_markdown   # the runs re-judged with `mmtsb rejudge`
+
+    return judges_markdown(s)
 
 
 def _usage(s: Mapping[str, Any]) -> str:
