@@ -130,6 +130,10 @@ def redact_override(override: str) -> str:
     return f"{key}={redact_userinfo(value)}"
 
 
+#: override values Hydra reads as null or a boolean, never as a string (so never a secret)
+_YAML_NON_STRINGS = frozenset({"null", "~", "none", "true", "false", ""})
+
+
 def override_secrets(overrides: Iterable[str]) -> list[str]:
     """The secret values given in command-line overrides: the values (quotes removed) of keys that name
     secrets, and the passwords of URLs in any value."""
@@ -137,6 +141,8 @@ def override_secrets(overrides: Iterable[str]) -> list[str]:
     for item in overrides:
         key, sep, value = item.partition("=")
         bare = _unquote_override(value)
+        if value.strip().lower() in _YAML_NON_STRINGS:   # `api_key_env=null` unsets; it holds no secret
+            continue
         if sep and redact_override(f"{key}={bare}") == f"{key}={REDACTED}":
             out.append(bare)
         out.extend(userinfo_passwords(item))

@@ -175,3 +175,11 @@ def test_the_wandb_config_is_redacted():
     assert wandb_scrub(config) == {"model": {"api_base": "http://***@127.0.0.1:8000/v1",
                                              "extra_params": {"extra_headers": {"Authorization": REDACTED}}},
                                    "budgets": {"max_tokens": 10}}
+
+
+def test_an_override_that_unsets_a_secret_key_holds_no_secret():
+    """`model.api_key_env=null` (no key) must not make the word "null" a secret: scrubbing it would break
+    every JSON file the run writes."""
+    assert override_secrets(["model.api_key_env=null", "model.api_key=~", "judge.api_key=None",
+                             "model.api_key=''"]) == []
+    assert override_secrets(["model.api_key=sk-real-secret"]) == ["sk-real-secret"]
