@@ -227,6 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
     report_cli.build_parser(rep)
     rep.set_defaults(func=report_cli.run)
 
+    from mmtsb.data import cli as data_cli
+
+    data = sub.add_parser("data", help="download data: `mmtsb data fetch reference [--dest DIR] [--sources ...]`")
+    data_cli.build_parser(data)
+
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")
     ep.add_argument("overrides", nargs="*",
