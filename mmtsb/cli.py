@@ -218,6 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
     stop.add_argument("run_dir", help="the run folder (hydra.run.dir of the run)")
     stop.set_defaults(func=cmd_stop)
 
+    from mmtsb.data import cli as data_cli
+
+    data = sub.add_parser("data", help="download data: `mmtsb data fetch reference [--dest DIR] [--sources ...]`")
+    data_cli.build_parser(data)
+
     sub.add_parser("serve", help="serve an open-weight model with vLLM: `mmtsb serve MODEL [key=value] "
                                 "[--gpus 0,1] [--dry-run]`", add_help=False)
 
@@ -226,11 +231,6 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="rebuild the report of a run, or compare several runs side by side")
     report_cli.build_parser(rep)
     rep.set_defaults(func=report_cli.run)
-
-    from mmtsb.data import cli as data_cli
-
-    data = sub.add_parser("data", help="download data: `mmtsb data fetch reference [--dest DIR] [--sources ...]`")
-    data_cli.build_parser(data)
 
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")

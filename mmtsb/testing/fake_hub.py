@@ -15,28 +15,31 @@ it with ``HF_ENDPOINT=<server.endpoint>`` (or ``endpoint=``).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import threading
 from collections import defaultdict
-from typing import Any, Self
+from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import web
 
+from mmtsb.testing.background import BackgroundServer
 
-class FakeFileServer:
+RepoHandler = Callable[[web.Request, str, dict[str, bytes]], Awaitable[web.StreamResponse]]
+
+
+class FakeFileServer(BackgroundServer):
     """Files by URL path, served in a daemon thread with its own event loop (a context manager)."""
 
+    NAME = "fake file server"
+
     def __init__(self, files: dict[str, bytes] | None = None, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        super().__init__(host, port)
         self.files: dict[str, bytes] = dict(files or {})
-        self.host, self.port = host, port
         self.faults: dict[str, list[str]] = defaultdict(list)
         self._log: list[tuple[str, str, str | None]] = []
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._stop: asyncio.Event | None = None
 
     # ---- what tests use --------------------------------------------------------------------------------
     @property
@@ -108,53 +111,16 @@ class FakeFileServer:
     def routes(self, app: web.Application) -> None:
         app.router.add_get("/{tail:.*}", self._file)
 
-    # ---- lifecycle -------------------------------------------------------------------------------------
-    async def _serve(self, ready: threading.Event, failure: list[BaseException]) -> None:
+    def _app(self) -> web.Application:
         app = web.Application()
         self.routes(app)
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
-        try:
-            await runner.setup()
-            await web.TCPSite(runner, self.host, self.port).start()
-            self.port = runner.addresses[0][1]
-            self._stop = asyncio.Event()
-        except Exception as exc:  # noqa: BLE001 (reported to the starting thread)
-            failure.append(exc)
-            ready.set()
-            return
-        ready.set()
-        await self._stop.wait()
-        await runner.cleanup()
-
-    def start(self) -> Self:
-        ready, failure = threading.Event(), []
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_until_complete, args=(self._serve(ready, failure),),
-                                        name=type(self).__name__, daemon=True)
-        self._thread.start()
-        if not ready.wait(10) or failure:
-            raise RuntimeError(f"{type(self).__name__} did not start on {self.host}:{self.port}") from (
-                failure[0] if failure else None)
-        return self
-
-    def stop(self) -> None:
-        if self._loop is None or self._thread is None:
-            return
-        if self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
-        self._loop.close()
-        self._loop = self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        return app
 
 
 class FakeHub(FakeFileServer):
     """Dataset repositories as huggingface_hub reads them; each repository's commit is a hash of its files."""
+
+    NAME = "fake hub"
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0) -> None:
         super().__init__(host=host, port=port)
@@ -172,32 +138,26 @@ class FakeHub(FakeFileServer):
             digest.update(path.encode() + b"\0" + hashlib.sha1(data).digest())
         return digest.hexdigest()
 
-    def _repo(self, request: web.Request) -> tuple[str, dict[str, bytes]] | web.Response:
-        repo = f"{request.match_info['owner']}/{request.match_info['name']}"
-        if repo not in self.datasets:
-            return web.json_response({"error": "Repository not found"}, status=404,
-                                     headers={"X-Error-Code": "RepoNotFound"})
-        rev = request.match_info.get("rev", "main")
-        if unquote(rev) not in ("main", self.commit(repo)):
-            return web.json_response({"error": "Invalid rev id"}, status=404,
-                                     headers={"X-Error-Code": "RevisionNotFound"})
-        return repo, self.datasets[repo]
+    def _in_repo(self, handler: RepoHandler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        """A route of one repository: the request logged, the repository and revision checked (404s with the
+        hub's ``X-Error-Code``), then ``handler(request, repo, files)``."""
+        async def route(request: web.Request) -> web.StreamResponse:
+            self._note(request)
+            repo = f"{request.match_info['owner']}/{request.match_info['name']}"
+            if repo not in self.datasets:
+                return web.json_response({"error": "Repository not found"}, status=404,
+                                         headers={"X-Error-Code": "RepoNotFound"})
+            if unquote(request.match_info.get("rev", "main")) not in ("main", self.commit(repo)):
+                return web.json_response({"error": "Invalid rev id"}, status=404,
+                                         headers={"X-Error-Code": "RevisionNotFound"})
+            return await handler(request, repo, self.datasets[repo])
+        return route
 
-    async def _info(self, request: web.Request) -> web.Response:
-        self._note(request)
-        found = self._repo(request)
-        if isinstance(found, web.Response):
-            return found
-        repo, files = found
+    async def _info(self, request: web.Request, repo: str, files: dict[str, bytes]) -> web.StreamResponse:
         return web.json_response({"id": repo, "sha": self.commit(repo), "private": False, "disabled": False,
                                   "siblings": [{"rfilename": p} for p in sorted(files)], "tags": []})
 
-    async def _tree(self, request: web.Request) -> web.Response:
-        self._note(request)
-        found = self._repo(request)
-        if isinstance(found, web.Response):
-            return found
-        _, files = found
+    async def _tree(self, request: web.Request, repo: str, files: dict[str, bytes]) -> web.StreamResponse:
         base = unquote(request.match_info.get("path", "")).strip("/")
         recursive = request.query.get("recursive", "false").lower() == "true"
         entries: dict[str, dict[str, Any]] = {}
@@ -216,12 +176,7 @@ class FakeHub(FakeFileServer):
                                  "path": path}
         return web.json_response(list(entries.values()))
 
-    async def _resolve(self, request: web.Request) -> web.StreamResponse:
-        self._note(request)
-        found = self._repo(request)
-        if isinstance(found, web.Response):
-            return found
-        repo, files = found
+    async def _resolve(self, request: web.Request, repo: str, files: dict[str, bytes]) -> web.StreamResponse:
         path = unquote(request.match_info["path"])
         if path not in files:
             return web.json_response({"error": "Entry not found"}, status=404, headers={"X-Error-Code": "EntryNotFound"})
@@ -234,8 +189,8 @@ class FakeHub(FakeFileServer):
 
     def routes(self, app: web.Application) -> None:
         repo = "/api/datasets/{owner}/{name}"
-        app.router.add_get(repo, self._info)
-        app.router.add_get(repo + "/revision/{rev}", self._info)
-        app.router.add_get(repo + "/tree/{rev}", self._tree)
-        app.router.add_get(repo + "/tree/{rev}/{path:.*}", self._tree)
-        app.router.add_get("/datasets/{owner}/{name}/resolve/{rev}/{path:.*}", self._resolve)
+        info, tree = self._in_repo(self._info), self._in_repo(self._tree)
+        for route, handler in ((repo, info), (repo + "/revision/{rev}", info), (repo + "/tree/{rev}", tree),
+                               (repo + "/tree/{rev}/{path:.*}", tree),
+                               ("/datasets/{owner}/{name}/resolve/{rev}/{path:.*}", self._in_repo(self._resolve))):
+            app.router.add_get(route, handler)
