@@ -74,6 +74,7 @@ class FetchContext:
     attempts: int = 5
     wait_s: float = 1.0
     jobs: int = 8
+    problems: dict[str, list[str]] = field(default_factory=dict)
     _hub: HubClient | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -95,6 +96,11 @@ class FetchContext:
     def hub_commit(self, repo: str) -> str | None:
         """The commit a hub repository was read at in this fetch (None: not read)."""
         return self._hub.pinned(repo) if self._hub is not None else None
+
+    def problem(self, source: str, text: str) -> None:
+        """A file of ``source`` that could not be had; the source goes on with its other files."""
+        with self._lock:
+            self.problems.setdefault(source, []).append(text)
 
     def save(self, rel: str, data: bytes, source: str) -> None:
         """Write a file under the fetch folder (``rel`` relative to it) and record it in the manifest."""

@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 from mmtsb.data.context import FetchContext, parse_with
 from mmtsb.data.files import reencode_jpeg, sha256_bytes, sha256_file
 from mmtsb.data.http import download
+from mmtsb.data.hub import HubError
 
 Wanted = set[str] | None
 DEFAULT_HIERTEXT_URL = "https://open-images-dataset.s3.amazonaws.com/ocr/test.tgz"
@@ -70,6 +71,17 @@ class _Tracker:
     def done(self) -> bool:
         return self.left is not None and not self.left
 
+    def hub_file(self, repo: str, name: str, convert: Callable[[bytes], bytes]) -> bytes | None:
+        """A repository file's bytes through ``convert``; None (the problem noted, the others go on) when the
+        file cannot be had or read."""
+        try:
+            return convert(self.ctx.hub.download(repo, name, quiet=True).read_bytes())
+        except HubError as exc:   # names the file already
+            self.ctx.problem(self.source, str(exc))
+        except (OSError, ValueError) as exc:   # PIL's UnidentifiedImageError is an OSError
+            self.ctx.problem(self.source, f"{repo}/{name}: not a readable image ({exc})")
+        return None
+
     def save(self, rel: str, data: bytes) -> None:
         self.ctx.save_image(rel, data, self.source)
         self.saved += 1
@@ -83,6 +95,8 @@ def fetch_hiertext(ctx: FetchContext, wanted: Wanted) -> int:
     """The test archive over HTTP (resumable), then the wanted members of its ``test/`` folder."""
     url = ctx.urls["hiertext"]
     archive = ctx.cache / "hiertext" / "test.tgz"
+    if ctx.manifest.sources.get("hiertext", {}).get("archive_url") not in (None, url):
+        archive.unlink(missing_ok=True)   # another source URL: its archive, not the cached one
     if not archive.is_file():
         download(ctx.http, url, archive, attempts=ctx.attempts, wait_s=ctx.wait_s,
                  on_bytes=ctx.progress.bytes("hiertext: test.tgz"))
@@ -135,12 +149,13 @@ def fetch_omnidocbench(ctx: FetchContext, wanted: Wanted) -> int:
     todo = [(f"omnidocbench/images/{n:06d}.jpg", src) for n, src in omnidocbench_pages(metadata) if src]
     todo = [(rel, src) for rel, src in todo if track.wants(rel)]
 
-    def one(item: tuple[str, str]) -> tuple[str, bytes]:
+    def one(item: tuple[str, str]) -> tuple[str, bytes | None]:
         rel, src = item
-        return rel, reencode_jpeg(ctx.hub.download(OMNIDOC_REPO, f"images/{src}", quiet=True).read_bytes())
+        return rel, track.hub_file(OMNIDOC_REPO, f"images/{src}", reencode_jpeg)
 
     for rel, data in ctx.parallel(one, todo):
-        track.save(rel, data)
+        if data is not None:
+            track.save(rel, data)
     return track.saved
 
 
@@ -217,11 +232,12 @@ def _files_fetcher(folder: str, repo: str) -> Callable[[FetchContext, Wanted], i
         else:
             names = sorted(rel[len(folder) + 1:] for rel in wanted)
 
-        def one(name: str) -> tuple[str, bytes]:
-            return f"{folder}/{name}", ctx.hub.download(repo, name, quiet=True).read_bytes()
+        def one(name: str) -> tuple[str, bytes | None]:
+            return f"{folder}/{name}", track.hub_file(repo, name, lambda data: data)
 
         for rel, data in ctx.parallel(one, names):
-            track.save(rel, data)
+            if data is not None:
+                track.save(rel, data)
         return track.saved
     return fetch
 

@@ -188,10 +188,13 @@ def _fetch_source(ctx: FetchContext, name: str, wanted: set[str] | None, everyth
         report.saved = IMAGE_SOURCES[name].fetch(ctx, todo)
     except (HubError, DownloadError, ValueError, OSError) as exc:
         report.error = str(exc)
+    problems = ctx.problems.pop(name, [])
     if todo is not None:
         report.missing = sorted(rel for rel in todo if not (ctx.dest / image_key(rel)).is_file())
-        if report.missing and report.error is None:
-            report.error = f"{len(report.missing)} image(s) not found in the source"
+    if (report.missing or problems) and report.error is None:
+        report.error = (f"{len(report.missing)} image(s) not found in the source" if report.missing else
+                        f"{len(problems)} file(s) could not be had")
+        report.error += "".join(f"; {p}" for p in problems[:5]) + ("; ..." if len(problems) > 5 else "")
     provenance: dict[str, Any] = {"complete": "all" if everything and report.error is None else "wanted"}
     repo = hub_repos().get(name)
     if repo and (commit := ctx.hub_commit(repo)):

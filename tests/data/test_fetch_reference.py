@@ -160,10 +160,11 @@ def test_all_fetches_every_image_with_the_reference_filtering_and_then_skips(sou
 def test_sources_are_chosen_and_a_failing_source_does_not_stop_the_others(sources, tmp_path):
     hub, files = sources
     scenarios = copy_scenarios()
-    scenarios["scenarios/nominal/scenario_0002.json"]["image_paths"] += ["docvqa/images/999.jpg", "elsewhere/x.jpg"]
+    scenarios["scenarios/nominal/scenario_0002.json"]["image_paths"] += [
+        "docvqa/images/999.jpg", "elsewhere/x.jpg", "screenspotpro/images/word_mac/gone.png"]
     files.files["/other/main.tar.gz"] = scenario_archive(scenarios)
     dest = tmp_path / "bench"
-    args = fetch_args(hub, files, dest, "--sources", "scenarios", "docvqa", "worldvqa")
+    args = fetch_args(hub, files, dest, "--sources", "scenarios", "docvqa", "worldvqa", "screenspotpro")
     args[args.index("--scenarios-url") + 1] = files.url("/other/main.tar.gz")
     saved = hub.datasets.pop("moonshotai/WorldVQA")
     try:
@@ -171,7 +172,10 @@ def test_sources_are_chosen_and_a_failing_source_does_not_stop_the_others(source
     finally:
         hub.add_dataset("moonshotai/WorldVQA", saved)
     assert code == 1, err[-3000:]
-    assert set(report["sources"]) == {"scenarios", "docvqa", "worldvqa"}
+    assert set(report["sources"]) == {"scenarios", "docvqa", "worldvqa", "screenspotpro"}
+    screens = report["sources"]["screenspotpro"]
+    assert screens["saved"] == 1 and screens["missing"] == ["screenspotpro/images/word_mac/gone.png"]
+    assert "likaixin/ScreenSpot-Pro/images/word_mac/gone.png: " in screens["error"] and "not found" in screens["error"]
     docvqa, worldvqa = report["sources"]["docvqa"], report["sources"]["worldvqa"]
     assert docvqa["saved"] == 2 and docvqa["missing"] == ["docvqa/images/999.jpg"] and not docvqa["ok"]
     assert "moonshotai/WorldVQA" in worldvqa["error"] and "not found" in worldvqa["error"]
