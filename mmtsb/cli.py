@@ -95,7 +95,8 @@ def cmd_gold_check(args: argparse.Namespace) -> int:
         try:
             r = gold_check_file(p, image_root=args.image_root, images=args.images,
                                 strict_reference=args.strict_reference)
-            row = {"file": r["file"], "f1_gold": r["f1_gold"], "f1_untouched": r["f1_untouched"]}
+            row = {"file": r["file"], "f1_gold": r["f1_gold"], "f1_untouched": r["f1_untouched"],
+                   "unsatisfiable": r["unsatisfiable"]}
             passed = r["passed"]
         except ScenarioError as e:
             row = {"file": str(p), "f1_gold": None, "f1_untouched": None, "error": "; ".join(e.problems)}
@@ -112,6 +113,8 @@ def cmd_gold_check(args: argparse.Namespace) -> int:
             else:
                 print(f"{'ok' if passed else 'FAIL':4} {row['file']}: F1 gold={row['f1_gold']:.3f} "
                       f"untouched={row['f1_untouched']:.3f}")
+                for problem in row["unsatisfiable"]:
+                    print(f"     {problem}")
     if args.json:
         print(json.dumps(results))
     return 0 if ok else 1
@@ -214,6 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
                                       "survived or the run was recorded on another host.")
     stop.add_argument("run_dir", help="the run folder (hydra.run.dir of the run)")
     stop.set_defaults(func=cmd_stop)
+
+    from mmtsb.data import cli as data_cli
+
+    data = sub.add_parser("data", help="download data: `mmtsb data fetch reference [--dest DIR] [--sources ...]`")
+    data_cli.build_parser(data)
 
     sub.add_parser("serve", help="serve an open-weight model with vLLM: `mmtsb serve MODEL [key=value] "
                                 "[--gpus 0,1] [--dry-run]`", add_help=False)

@@ -176,7 +176,8 @@ def scenario_files(dataset: dict[str, Any], *, cwd: Path | None = None) -> tuple
     folder, tried = resolve_project_path(dataset["path"], cwd=cwd)
     if not folder.is_dir():
         looked = ", ".join(str(p) for p in tried)
-        hint = " (or the MMTSB_REFERENCE_DIR environment variable)" if name == "reference" else ""
+        hint = (" (or the MMTSB_REFERENCE_DIR environment variable), or fetch the released files with "
+                "`mmtsb data fetch reference`") if name == "reference" else ""
         raise RunConfigError(f"dataset={name}: folder {dataset['path']!r} does not exist (looked in {looked}); "
                              f"set dataset.path=<folder of scenario files>{hint}")
     files = sorted(p for p in folder.glob(dataset["glob"]) if p.is_file())
@@ -240,7 +241,8 @@ def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeC
         resolved, _ = resolve_project_path(image_root, cwd=cwd)
         if data["images"] == "require" and not resolved.is_dir():
             raise RunConfigError(f"dataset.image_root={image_root!r} does not exist ({resolved}); fix the path "
-                                 "(MMTSB_IMAGE_ROOT for dataset=reference) or run with images=placeholder")
+                                 "(MMTSB_IMAGE_ROOT for dataset=reference, whose images `mmtsb data fetch "
+                                 "reference` downloads) or run with images=placeholder")
         image_root = str(resolved)
     cache = data.get("response_cache_dir")
     budgets = Budgets(**data["budgets"])

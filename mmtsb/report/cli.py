@@ -1,4 +1,5 @@
-"""``mmtsb report RUN_DIR... [--out DIR] [--wandb]``: rebuild one run's report, or compare several runs."""
+"""``mmtsb report RUN_DIR... [--out DIR] [--wandb] [--paper]``: rebuild one run's report, compare several runs,
+or lay runs out as the paper's tables (``--paper``, :mod:`mmtsb.report.paper`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (one run: default the run folder; several: default "
                         "outputs/compare/<timestamp>)")
+    p.add_argument("--paper", action="store_true",
+                   help="lay the runs out as the paper's tables and figures (Tables 2, 3, 4, 11, 12, the interface "
+                        "and toolbox ablations, Figures 5-7); a folder of runs (a sweep) counts as its runs; "
+                        "default --out outputs/paper/<timestamp>")
     p.add_argument("--wandb", action="store_true",
                    help="also log each run to W&B (offline without WANDB_API_KEY; needs the wandb extra)")
     return p
@@ -25,6 +30,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def run(args: argparse.Namespace) -> int:
     dirs: list[Path] = args.run_dirs
+    if getattr(args, "paper", False):
+        return run_paper(args)
     try:
         if len(dirs) == 1:
             from mmtsb.report.build import build_report
@@ -57,6 +64,31 @@ def run(args: argparse.Namespace) -> int:
     except RunDataError as e:
         print(f"mmtsb report: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def run_paper(args: argparse.Namespace) -> int:
+    """``--paper``: the paper's tables and figures (``mmtsb.report.paper``), and their W&B form with --wandb."""
+    from mmtsb.report.paper import paper_report
+
+    out = args.out or Path("outputs") / "paper" / time.strftime("%Y%m%d_%H%M%S")
+    try:
+        result = paper_report(args.run_dirs, out)
+    except RunDataError as e:
+        print(f"mmtsb report: {e}", file=sys.stderr)
+        return 2
+    for r in result["runs"]:
+        print(f"{r['label']}: {r['summary']['n_episodes']} episodes ({r['run_dir']})")
+    print(f"wrote {result['report']}, {Path(out) / 'paper.json'}, {Path(out) / 'figures'}/")
+    if args.wandb:
+        from mmtsb.report.paper_wandb import log_paper_wandb
+        from mmtsb.report.wandb_log import WandbUnavailable
+
+        try:
+            print(f"wandb: {log_paper_wandb(result, Path(out))}")
+        except WandbUnavailable as e:
+            print(f"mmtsb report: {e}", file=sys.stderr)
+            return 2
     return 0
 
 

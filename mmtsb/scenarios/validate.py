@@ -34,30 +34,54 @@ class ValidationReport:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     missing_tools: list[str] = field(default_factory=list)
+    unsatisfiable: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def spec_problems(scenario: Scenario, world: World) -> list[str]:
-    """Every table and column an entity-diff spec names must exist."""
-    problems = []
+@dataclass
+class SpecFindings:
+    """What a file's entity-diff specs name that its tables lack.
+
+    ``errors``: an unknown table. ``unsatisfiable``: specs no episode can satisfy (an update or delete naming a
+    column the table does not have, which the reference scores 0; a create none of whose columns exist); the
+    file still plays, as in the reference, so they are warnings too, and gold-check fails on them.
+    ``warnings``: also the columns the scorer skips, as the reference does (a create's ``entity_data`` column
+    the table lacks, e.g. ``liked_at`` of ``spotify.playlist_likes``; a similarity function for a column the
+    spec does not check).
+    """
+
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unsatisfiable: list[str] = field(default_factory=list)
+
+
+def spec_findings(scenario: Scenario, world: World) -> SpecFindings:
+    """Check every table and column an entity-diff spec names against the world's tables."""
+    out = SpecFindings()
     for i, spec in enumerate(scenario.entity_diff_specs):
         where = f"entity_diff_specs[{i}] ({spec.operation} {spec.table_key})"
         if not world.has_table(spec.table_key):
-            problems.append(f"{where}: unknown table {spec.table_key!r}")
+            out.errors.append(f"{where}: unknown table {spec.table_key!r}")
             continue
         t = world.table(spec.table_key)
-        cols: list[str] = []
-        cols += list((spec.entity_data or {}).keys())
-        cols += list((spec.expected_fields or {}).keys())
-        cols += list((spec.column_similarity_measure or {}).keys())
-        if spec.entity_id_column:
-            cols.append(spec.entity_id_column)
-        unknown = sorted({c for c in cols if not t.has(c)})
-        if unknown:
-            problems.append(f"{where}: unknown column(s) {unknown}; {t.key} has {t.column_names}")
-    return problems
+        checked = list(spec.expected_row())
+        absent = [c for c in checked if not t.has(c)]
+        unused = sorted(c for c in spec.column_similarity_measure if not t.has(c) and c not in checked)
+        if absent and (spec.operation != "create" or len(absent) == len(checked)):
+            why = ("none of its columns exist, so no created row can match" if spec.operation == "create"
+                   else "the reference scores it 0")
+            msg = f"{where}: unsatisfiable: {t.key} has no column(s) {absent} ({why}); {t.key} has {t.column_names}"
+            out.warnings.append(msg)
+            out.unsatisfiable.append(msg)
+        elif absent:
+            out.warnings.append(f"{where}: column(s) {absent} not in {t.key}: not compared (the reference "
+                                "ignores them too)")
+        if unused:
+            out.warnings.append(f"{where}: column_similarity_measure names column(s) {unused} that {t.key} "
+                                "does not have: unused")
+    return out
 
 
 def message_problems(scenario: Scenario) -> list[str]:
@@ -111,7 +135,10 @@ def validate_file(path: str | Path, registry: ToolRegistry, *, image_root: str |
     try:
         report.warnings.extend(built.warnings)
         report.errors.extend(message_problems(scenario))
-        report.errors.extend(spec_problems(scenario, built.world))
+        specs = spec_findings(scenario, built.world)
+        report.errors.extend(specs.errors)
+        report.warnings.extend(specs.warnings)
+        report.unsatisfiable = specs.unsatisfiable
         report.missing_tools, tool_warnings = tool_findings(scenario, registry)
         report.warnings.extend(tool_warnings)
     except Exception as e:
@@ -127,8 +154,10 @@ def apply_expected_changes(built: ScenarioWorld) -> None:
     world, now = built.world, built.world.clock.now_str()
     for spec in built.scenario.entity_diff_specs:
         key = spec.table_key
-        if spec.operation == "create":
-            world.insert(key, dict(spec.entity_data or {}))
+        if spec.operation != "create" and not world.table(key).has(str(spec.entity_id_column)):
+            continue   # unsatisfiable (reported by spec_findings): no row can be named
+        if spec.operation == "create":   # columns the table lacks are skipped (the scorer skips them too)
+            world.insert(key, {k: v for k, v in (spec.entity_data or {}).items() if world.table(key).has(k)})
         elif spec.operation == "delete":
             world.db.execute(f'DELETE FROM {world.table(key).qualified} WHERE "{spec.entity_id_column}" = ?',
                              (spec.entity_id_value,))
@@ -150,12 +179,15 @@ def gold_check_file(path: str | Path, *, image_root: str | Path | None = None, i
     options = EvalOptions(strict_reference=strict_reference)
     scenario, built = load_and_build(Path(path), image_root, images)
     try:
+        unsatisfiable = spec_findings(scenario, built.world).unsatisfiable
         untouched = evaluate_world(scenario.entity_diff_specs, built.world, built.initial, options)
         apply_expected_changes(built)
         gold = evaluate_world(scenario.entity_diff_specs, built.world, built.initial, options)
     finally:
         built.world.close()
     only_creates = all(s.operation == "create" for s in scenario.entity_diff_specs)
-    passed = gold.f1 == 1.0 and untouched.f1 < 1.0 and (not only_creates or untouched.f1 == 0.0)
+    passed = (not unsatisfiable and gold.f1 == 1.0 and untouched.f1 < 1.0
+              and (not only_creates or untouched.f1 == 0.0))
     return {"file": str(path), "f1_gold": gold.f1, "f1_untouched": untouched.f1, "passed": passed,
+            "unsatisfiable": unsatisfiable,
             "gold": gold.to_dict(), "untouched": untouched.to_dict()}

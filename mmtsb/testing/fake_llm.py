@@ -24,9 +24,10 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Any, Self
+from typing import Any
 
 from aiohttp import web
+from mmtsb.testing.background import BackgroundServer
 
 from mmtsb.testing.fake_replies import (
     Reply,
@@ -41,7 +42,7 @@ from mmtsb.testing.fake_replies import (
 ReplySpec = Reply | str | dict[str, Any]
 
 
-class FakeLLMServer:
+class FakeLLMServer(BackgroundServer):
     """Scripted OpenAI-compatible server: serve in a background thread (context manager) or forever (CLI).
 
     Reply selection per request: ``responder(body)`` if given and it returns non-None, else the next
@@ -61,17 +62,13 @@ class FakeLLMServer:
         self.usage = usage
         self.api_key = api_key
         self.models = list(models)
-        self.host, self.port = host, port
+        super().__init__(host, port)
         self._lock = threading.Lock()
         self._requests: list[dict[str, Any]] = []
         self._headers: list[dict[str, str]] = []
         self._served = 0
         self._in_flight = 0
         self.max_in_flight = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._runner: web.AppRunner | None = None
-        self._stopped: asyncio.Event | None = None
 
     # ---- what tests read -------------------------------------------------------------------------------
     @property
@@ -199,57 +196,10 @@ class FakeLLMServer:
         app.router.add_get("/stats", self._stats)
         return app
 
-    # ---- lifecycle -------------------------------------------------------------------------------------
-    async def _start_site(self) -> None:
-        # handler_cancellation: a request whose client gave up (timeout) stops sleeping at once.
-        self._runner = web.AppRunner(self._app(), handler_cancellation=True, access_log=None,
-                                     shutdown_timeout=0.5)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, backlog=2048)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-        self._stopped = asyncio.Event()
-
-    async def _serve(self, ready: threading.Event, failure: list[BaseException]) -> None:
-        try:
-            await self._start_site()
-        except Exception as exc:  # noqa: BLE001  (reported to the starting thread)
-            failure.append(exc)
-            ready.set()
-            return
-        ready.set()
-        assert self._stopped is not None
-        await self._stopped.wait()
-        await self._runner.cleanup()
-
-    def start(self) -> FakeLLMServer:
-        """Listen in a daemon thread with its own event loop; returns once the port is bound."""
-        ready, failure = threading.Event(), []
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_until_complete,
-                                        args=(self._serve(ready, failure),), name="fake-llm", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError(f"fake LLM server did not start within 10 s on {self.host}:{self.port}")
-        if failure:
-            raise RuntimeError(f"fake LLM server failed to start on {self.host}:{self.port}") from failure[0]
-        return self
-
-    def stop(self) -> None:
-        """Stop listening, cancel pending replies and join the thread."""
-        if self._loop is None or self._thread is None:
-            return
-        if self._stopped is not None:
-            self._loop.call_soon_threadsafe(self._stopped.set)
-        self._thread.join(10)
-        self._loop.close()
-        self._loop = self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    # ---- lifecycle (BackgroundServer: start, stop, a context manager) ------------------------------------
+    NAME = "fake LLM server"
+    BACKLOG = 2048
+    RUNNER_OPTIONS = {"handler_cancellation": True}   # a request whose client gave up stops sleeping at once
 
     async def serve_forever(self) -> None:
         """Run in the current event loop until SIGINT/SIGTERM (the CLI path)."""

@@ -56,7 +56,7 @@ def test_the_top_level_flag_turns_ui_mode_on_for_any_dataset(compose_cfg, tmp_pa
                            tmp_path / "run")
     assert s.episode.ui is True and s.episode.agent == "tool_use"
     released = compose_cfg("dataset=reference", f"dataset.path={UI_FILES[0].parents[1]}", "dataset.glob=ui/*.json",
-                           "dataset.enable_ui=true")
+                           "dataset.enable_ui=true", "images=placeholder")   # the released files ship no images
     s = build_run_settings(released, tmp_path / "run")
     assert s.episode.ui is True and s.scenarios == UI_FILES
 
