@@ -158,6 +158,7 @@ class _Run:
                 task, slot, generation = inflight.pop(fut)
                 load[slot] -= 1
                 outcome = await self._outcome(backend, fut, task, slot, generation)
+                self.layout.write_images(outcome.get("images") or [])   # sent once per worker: never dropped
                 failure = FailureClass(outcome["failure_class"]) if outcome["failure_class"] else None
                 if failure in RETRIED and task.attempts <= self.max_retries:
                     self.stats.retries += 1
