@@ -306,7 +306,8 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
             started = time.perf_counter()
             await backend.start(WarmUp.for_tasks(todo))
             phases["startup_s"] = round(time.perf_counter() - started, 4)
-            with ProgressView(len(tasks), stats, enabled=progress) as view:
+            with ProgressView(len(tasks), stats, enabled=progress,
+                              interval_s=settings.runner.progress_interval_s) as view:
                 await run.schedule(backend, todo, concurrency, view)
             phases["play_s"] = run.play_s
             phases["stopped"], phases["not_played"] = run.stopped, run.not_played

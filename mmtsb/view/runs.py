@@ -18,6 +18,7 @@ from typing import Any
 from mmtsb.protocol import registry
 from mmtsb.report.data import LEGACY_JSONL, PARQUET_DIR, RunData, RunDataError, episode_key, first_line, is_infra
 from mmtsb.report.metrics import image_categories
+from mmtsb.report.sweep import is_run_folder
 from mmtsb.view.links import run_id
 from mmtsb.view.rowcache import read_rows_cached
 
@@ -32,10 +33,6 @@ INDEX_COLUMNS = ("id", "scenario", "repeat", "model", "interface", "toolbox", "f
 SUMMARY_KEYS = ("n_episodes", "n_evaluated", "n_scenarios", "repeats", "agent_sr", "agent_sr_ci", "entity_f1",
                 "entity_f1_macro", "user_sr", "ui_sr", "avg_steps", "not_evaluated", "total_tokens", "cost_usd",
                 "end_reasons", "criteria", "figures", "duration_s", "stopped")
-
-
-def is_run_folder(path: Path) -> bool:
-    return (path / PARQUET_DIR).is_dir() or (path / PARQUET_DIR).is_file() or (path / LEGACY_JSONL).is_file()
 
 
 def find_run_folders(paths: list[Path], depth: int = SEARCH_DEPTH) -> list[Path]:
