@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -151,3 +152,52 @@ def make_app(catalog: RunCatalog) -> web.Application:
     app.router.add_get("/runs/{run}/images/{name}", _run_file(IMAGES_DIR, _IMAGE_NAME))
     app.router.add_get("/runs/{run}/figures/{name}", _run_file("figures", _FIGURE_NAME))
     return app
+
+
+class BackgroundViewer:
+    """The viewer served from a thread of this process on 127.0.0.1 (tests, benchmarks)::
+
+        with BackgroundViewer(catalog) as base_url:   # e.g. "http://127.0.0.1:40123/"
+            ...
+    """
+
+    def __init__(self, catalog: RunCatalog, port: int = 0) -> None:
+        self.catalog, self.port = catalog, port
+        self.base_url = ""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        runner = web.AppRunner(make_app(self.catalog), access_log=None)
+        try:
+            loop.run_until_complete(runner.setup())
+            loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", self.port).start())
+            self.base_url = f"http://127.0.0.1:{runner.addresses[0][1]}/"
+        except BaseException as e:  # noqa: BLE001 (re-raised by __enter__)
+            self._error = e
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+
+    def __enter__(self) -> str:
+        self._thread = threading.Thread(target=self._serve, name="mmtsb-view", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self.base_url
+
+    def __exit__(self, *exc: object) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
