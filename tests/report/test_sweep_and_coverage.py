@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -72,7 +71,7 @@ def test_run_report_links_episodes_into_the_viewer(run_a, tmp_path):
     text = (out / "report.md").read_text()
     rid = run_id(run_a)
     base = f"http://127.0.0.1:{DEFAULT_PORT}/#/run/{rid}"
-    assert f"## Viewer\n\nEvery episode of this run" in text and f"<{base}>" in text
+    assert "## Viewer\n\nEvery episode of this run" in text and f"<{base}>" in text
     assert f"[`s2__r0__cfgA`]({base}/episode/s2__r0__cfgA)" in text          # a failure example
     assert f"[`s5__r0__cfgA`]({base}/episode/s5__r0__cfgA)" in text          # an episode not evaluated
 
