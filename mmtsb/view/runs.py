@@ -64,12 +64,14 @@ def _below(path: Path, depth: int) -> list[Path]:
     return out
 
 
-def failing_criteria(row: dict[str, Any]) -> list[str]:
+def criterion_columns() -> list[tuple[str, str]]:
+    """(``party.criterion``, its results column) of every rubric criterion of the registry's judged parties."""
+    return [(f"{p.name}.{c}", p.column(c)) for p in registry.judged_parties().values() for c in p.criteria]
+
+
+def failing_criteria(row: dict[str, Any], columns: list[tuple[str, str]] | None = None) -> list[str]:
     """``party.criterion`` of every rubric criterion the row's judges failed."""
-    out = []
-    for party in registry.judged_parties().values():
-        out += [f"{party.name}.{c}" for c in party.criteria if row.get(party.column(c)) is False]
-    return out
+    return [name for name, col in (columns or criterion_columns()) if row.get(col) is False]
 
 
 def row_image_categories(row: dict[str, Any]) -> list[str]:
@@ -81,17 +83,30 @@ def row_image_categories(row: dict[str, Any]) -> list[str]:
     return image_categories(row, {"images": [{"source": s} for s in sources]} if sources else None)
 
 
-def index_record(row: dict[str, Any]) -> list[Any]:
-    """One episode's entry of the index, in :data:`INDEX_COLUMNS` order."""
-    f1 = row.get("entity_f1")
-    return [episode_key(row), row.get("scenario"), row.get("repeat") or 0,
-            row.get("agent_model") or row.get("agent"), row.get("interface"), row.get("toolbox"),
-            row.get("selected_flow_type"), row.get("image_arrival"), row.get("challenge_type"),
-            row_image_categories(row), row.get("agent_pass"), row.get("user_pass"), row.get("ui_pass"),
-            None if f1 is None else round(float(f1), 4), failing_criteria(row), row.get("end_reason"),
-            is_infra(row), row.get("failure_class"), row.get("steps"),
-            None if row.get("duration_s") is None else round(float(row["duration_s"]), 2),
-            first_line(row.get("error")) or None]
+class IndexBuilder:
+    """Index records of one run's rows; what many rows share (their scenario's image categories, the criterion
+    columns) is worked out once."""
+
+    def __init__(self) -> None:
+        self.columns = criterion_columns()
+        self._categories: dict[tuple[Any, Any], list[str]] = {}
+
+    def categories(self, row: dict[str, Any]) -> list[str]:
+        key = (row.get("image_sources"), row.get("dataset_type"))
+        if key not in self._categories:
+            self._categories[key] = row_image_categories(row)
+        return self._categories[key]
+
+    def record(self, row: dict[str, Any]) -> list[Any]:
+        """One episode's entry of the index, in :data:`INDEX_COLUMNS` order."""
+        f1, duration = row.get("entity_f1"), row.get("duration_s")
+        return [episode_key(row), row.get("scenario"), row.get("repeat") or 0,
+                row.get("agent_model") or row.get("agent"), row.get("interface"), row.get("toolbox"),
+                row.get("selected_flow_type"), row.get("image_arrival"), row.get("challenge_type"),
+                self.categories(row), row.get("agent_pass"), row.get("user_pass"), row.get("ui_pass"),
+                None if f1 is None else round(float(f1), 4), failing_criteria(row, self.columns),
+                row.get("end_reason"), is_infra(row), row.get("failure_class"), row.get("steps"),
+                None if duration is None else round(float(duration), 2), first_line(row.get("error")) or None]
 
 
 @dataclass
@@ -123,8 +138,9 @@ class RunEntry:
         data = RunData(self.run_dir, read_rows_cached(self.run_dir))
         self._data, self._stamp = data, stamp
         self._by_id = {episode_key(r): r for r in data.rows}
+        builder = IndexBuilder()
         self._index = {"run": self.run_id, "columns": list(INDEX_COLUMNS),
-                       "rows": [index_record(r) for r in data.rows]}
+                       "rows": [builder.record(r) for r in data.rows]}
 
     def data(self) -> RunData:
         with self._lock:
