@@ -219,18 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("serve", help="serve an open-weight model with vLLM: `mmtsb serve MODEL [key=value] "
                                 "[--gpus 0,1] [--dry-run]`", add_help=False)
 
-    from mmtsb.report import cli as report_cli
-
-    rep = sub.add_parser("report", help="rebuild the report of a run, or compare several runs side by side")
-    report_cli.build_parser(rep)
-    rep.set_defaults(func=report_cli.run)
-
     from mmtsb.view import cli as view_cli
 
     view = sub.add_parser("view", help="browse runs in a local web app (episodes, conversations, diffs, judges, "
                                        "labels), or --export a static copy")
     view_cli.build_parser(view)
     view.set_defaults(func=view_cli.run)
+
+    from mmtsb.report import cli as report_cli
+
+    rep = sub.add_parser("report", help="rebuild the report of a run, or compare several runs side by side")
+    report_cli.build_parser(rep)
+    rep.set_defaults(func=report_cli.run)
 
     ep = sub.add_parser("episode", help="play one scenario (default: oracle agent, scripted user, static judge)")
     ep.add_argument("scenario", help="a scenario JSON file")
