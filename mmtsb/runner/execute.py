@@ -43,6 +43,7 @@ from mmtsb.runner.results import RunLayout
 from mmtsb.runner.settings import RunSettings, episode_id, episode_seed
 from mmtsb.runner.worker import EpisodeTask, WarmUp, failure_trajectory, outcome_of
 from mmtsb.scenarios.loader import expand_paths
+from mmtsb.view.rowcache import prime_rows_cache
 
 log = logging.getLogger("mmtsb.runner")
 
@@ -206,6 +207,7 @@ def _write_config(settings: RunSettings, layout: RunLayout) -> None:
 def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int,
             phases: dict[str, Any] | None = None, invalid: list[str] | None = None) -> RunSummary:
     rows = layout.read_rows()
+    prime_rows_cache(layout.run_dir, rows)   # `mmtsb view` opens the finished run without reading every part
     hashes = {r.get("config_hash") for r in rows} - {settings.config_hash}
     if hashes:
         log.warning("run folder %s also holds episodes of other configs (%s); the summary covers all of them",

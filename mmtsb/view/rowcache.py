@@ -5,11 +5,14 @@ opens read that one file and only the parts added or changed since.
 Why: a run of 10,000 episodes is 10,000 part files, and opening each costs about a millisecond or two, so
 reading them all is most of the time to open a large run (``benchmarks/viewer.py`` measures both). The
 cache is only an accelerator: when it is missing, stale, unreadable or cannot be written (a read-only run
-folder), the rows are read from the parts as :func:`mmtsb.report.data.read_rows` reads them.
+folder), the rows are read from the parts as :func:`mmtsb.report.data.read_rows` reads them. The runner primes
+the cache when a run ends (:func:`prime_rows_cache`, from the rows it reads for its summary anyway), so the
+first open of a finished run is already fast.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -62,8 +65,24 @@ def _save_cache(path: Path, stamps: dict[str, list[int]], rows: dict[str, list[R
         tmp.write_bytes(dumps_bytes({"version": CACHE_VERSION, "parts": stamps, "rows": rows}))
         os.replace(tmp, path)
     except OSError as e:   # a read-only run folder: no cache, the rows are still right
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         log.info("rows cache of %s not written (%s)", path.parent.parent, e)
+
+
+def prime_rows_cache(run_dir: Path, rows: list[Row]) -> None:
+    """Write the rows cache of a run from rows already read (each part file holds the row of its episode id);
+    parts with no row here are left for the next open to read. Never raises for an unwritable folder."""
+    parts_dir = Path(run_dir) / PARQUET_DIR
+    if not parts_dir.is_dir():
+        return
+    stamps = part_stamps(parts_dir)
+    by_part: dict[str, list[Row]] = {}
+    for row in rows:
+        name = f"{row.get('episode_id')}.parquet"
+        if name in stamps:
+            by_part.setdefault(name, []).append(row)
+    _save_cache(Path(run_dir) / CACHE_DIR / CACHE_FILE, {n: stamps[n] for n in by_part}, by_part)
 
 
 def read_rows_cached(run_dir: Path) -> list[Row]:
