@@ -1,5 +1,5 @@
 """Fixtures: real oracle runs on the starter scenarios (made once per session), a large synthetic run, the
-viewer serving them, and one headless Chromium."""
+viewer serving them, and a headless Chromium."""
 
 from __future__ import annotations
 
@@ -43,8 +43,10 @@ def viewer(runs: dict[str, Path]):
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module, closed when the module's tests end: playwright's sync API keeps an event
+    loop running in this thread while it is open, and other tests of this process call asyncio.run()."""
     with chromium() as context:
         yield context
 
