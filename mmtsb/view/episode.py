@@ -79,6 +79,7 @@ def episode_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
         raise EpisodeNotFound(f"no episode {episode_id!r} in run {entry.run_id}")
     record = entry.data().record(row)
     base: dict[str, Any] = {"run": entry.run_id, "episode_id": episode_id,
+                            "labels_run": entry.run_dir.resolve().name,   # the labels' run column (mmtsb.view.labels)
                             "row": {k: row.get(k) for k in ROW_FIELDS if k in row},
                             "failing": failing_criteria(row)}
     if record is None:

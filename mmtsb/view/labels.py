@@ -2,8 +2,8 @@
 
 The contract (``mmtsb agreement --labels`` reads these files): the columns are exactly
 ``annotator, run, episode_id, party, criterion, label, note``; ``party`` is a judged party (``agent``, ``user``,
-``ui``), ``label`` is ``pass`` or ``fail``, ``run`` the viewer's id of the run folder
-(:func:`mmtsb.view.links.run_id`), ``episode_id`` the results row's id. One row per (run, episode, party,
+``ui``), ``label`` is ``pass`` or ``fail``, ``run`` the run folder's name (its last path component, as
+``mmtsb agreement`` matches runs), ``episode_id`` the results row's id. One row per (run, episode, party,
 criterion): labelling a criterion again replaces its row. Files are written whole and atomically, so a
 reader never sees half a file and a crash never loses earlier labels.
 """
@@ -105,11 +105,12 @@ def labels_csv(labels: list[Label]) -> str:
 
 
 class LabelStore:
-    """The labels files of one run folder; saving replaces a criterion's earlier label (one writer at a time)."""
+    """The labels files of one run folder; saving replaces a criterion's earlier label (one writer at a time).
+    ``run``: what its labels' ``run`` column says (default: the folder's name)."""
 
-    def __init__(self, run_dir: Path, run: str) -> None:
+    def __init__(self, run_dir: Path, run: str | None = None) -> None:
         self.run_dir = Path(run_dir)
-        self.run = run
+        self.run = run or self.run_dir.resolve().name
         self._lock = threading.Lock()
 
     def annotators(self) -> list[str]:

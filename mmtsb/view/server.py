@@ -80,7 +80,7 @@ async def episode(request: web.Request) -> web.Response:
 def label_store(request: web.Request, entry: RunEntry) -> LabelStore:
     stores = request.app[STORES]
     if entry.run_id not in stores:
-        stores[entry.run_id] = LabelStore(entry.run_dir, entry.run_id)
+        stores[entry.run_id] = LabelStore(entry.run_dir)
     return stores[entry.run_id]
 
 
@@ -90,7 +90,7 @@ async def get_labels(request: web.Request) -> web.Response:
 
     def read() -> dict[str, Any]:
         annotator = check_annotator(request.match_info["annotator"])
-        return {"annotator": annotator, "run": entry.run_id, "annotators": store.annotators(),
+        return {"annotator": annotator, "run": store.run, "annotators": store.annotators(),
                 "labels": [vars(label) for label in store.read(annotator)]}
 
     return await _blocking(read)
@@ -110,7 +110,7 @@ async def post_labels(request: web.Request) -> web.Response:
         body = await request.json()
         items = body["labels"]
         annotator = check_annotator(request.match_info["annotator"])
-        labels = [Label(annotator=annotator, run=entry.run_id, episode_id=str(i["episode_id"]), party=str(i["party"]),
+        labels = [Label(annotator=annotator, run=store.run, episode_id=str(i["episode_id"]), party=str(i["party"]),
                         criterion=str(i["criterion"]), label=str(i["label"]), note=str(i.get("note") or ""))
                   for i in items]
     except (ValueError, KeyError, TypeError) as e:

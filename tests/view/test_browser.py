@@ -148,9 +148,9 @@ def test_annotation_page_shows_what_the_judge_saw_and_records_labels(page, viewe
     with open(labels, newline="") as f:
         rows = list(csv.DictReader(f))
     assert rows == [
-        {"annotator": "dana", "run": rid, "episode_id": eid, "party": "agent", "criterion": "task_completion",
+        {"annotator": "dana", "run": "run-a", "episode_id": eid, "party": "agent", "criterion": "task_completion",
          "label": "pass", "note": ""},
-        {"annotator": "dana", "run": rid, "episode_id": eid, "party": "agent", "criterion": "information_accuracy",
+        {"annotator": "dana", "run": "run-a", "episode_id": eid, "party": "agent", "criterion": "information_accuracy",
          "label": "fail", "note": "the total is read wrong, see image #1"}]
     screenshot(page, "annotate")
     page.reload()
@@ -194,7 +194,7 @@ def test_export_opens_from_disk(page, runs, run_ids, tmp_path: Path):
     text = Path(download.value.path()).read_text()
     eid = page.evaluate("decodeURIComponent(location.hash.split('?')[0].split('/')[3])")
     assert text == ("annotator,run,episode_id,party,criterion,label,note\n"
-                    f"erin,{run_ids['a']},{eid},user,request_fidelity,fail,\n")
+                    f"erin,run-a,{eid},user,request_fidelity,fail,\n")
     # a second export into the same folder is allowed; a foreign non-empty folder is refused
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "keep.txt").write_text("x")

@@ -19,6 +19,10 @@ def test_the_contract_columns_are_exact():
     assert LABEL_COLUMNS == ("annotator", "run", "episode_id", "party", "criterion", "label", "note")
 
 
+def test_the_run_column_is_the_run_folders_name_by_default(tmp_path: Path):
+    assert LabelStore(tmp_path / "2026-05-01" / "12-00-00").run == "12-00-00"
+
+
 def test_saving_again_replaces_a_criterion_and_keeps_the_others(tmp_path: Path):
     store = LabelStore(tmp_path, "2026_run")
     store.save([Label("alice", "2026_run", "e1", "agent", "task_completion", "pass", "ok"),
@@ -77,8 +81,8 @@ def test_the_labels_api_writes_the_annotators_file_in_the_run_folder(viewer, run
     assert status == 200 and body["saved"] == 1
     text = (runs["b"] / "labels" / "carol.csv").read_text()
     assert text == ("annotator,run,episode_id,party,criterion,label,note\n"
-                    f"carol,{rid},{eid},agent,no_side_effects,pass,clean\n")
-    assert get_json(url + ".json")["labels"] == [{"annotator": "carol", "run": rid, "episode_id": eid, "party": "agent",
+                    f"carol,run-b,{eid},agent,no_side_effects,pass,clean\n")   # run: the folder's name
+    assert get_json(url + ".json")["labels"] == [{"annotator": "carol", "run": "run-b", "episode_id": eid, "party": "agent",
                                                   "criterion": "no_side_effects", "label": "pass", "note": "clean"}]
     # refused: a wrong label (names the field), a form post, another site's page, a malformed body
     status, body = _post(url, {"labels": [{"episode_id": eid, "party": "agent", "criterion": "no_side_effects",

@@ -61,13 +61,14 @@
   }
 
   // save labels: to the run folder through the server, or (static export) into this browser for a CSV download
-  async function saveLabels(run, annotator, items) {
+  // (`labelsRun`: the labels' run column, the run folder's name)
+  async function saveLabels(run, annotator, items, labelsRun) {
     if (STATIC) {
       const key = `mmtsb-labels:${run}:${annotator}`;
       const kept = JSON.parse(localStorage.getItem(key) || "[]");
       const id = l => [l.episode_id, l.party, l.criterion].join("\u0000");
       const merged = new Map(kept.map(l => [id(l), l]));
-      for (const l of items) merged.set(id(l), {annotator, run, ...l});
+      for (const l of items) merged.set(id(l), {annotator, run: labelsRun, ...l});
       localStorage.setItem(key, JSON.stringify([...merged.values()]));
       return {saved: items.length, file: "this browser (download the CSV to keep it)"};
     }

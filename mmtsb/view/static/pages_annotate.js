@@ -65,7 +65,7 @@
       }).filter(Boolean);
       if (!items.length) { status.textContent = "choose pass or fail for at least one criterion"; return; }
       try {
-        const r = await M.api.saveLabels(rid, annotator, items);
+        const r = await M.api.saveLabels(rid, annotator, items, ep.labels_run);
         status.textContent = `saved ${r.saved} label(s) to ${r.file}`;
         status.className = "ok";
       } catch (e) { status.textContent = `not saved: ${e.message}`; status.className = "err"; }
