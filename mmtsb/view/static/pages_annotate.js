@@ -86,7 +86,7 @@
           const all = await M.api.labels(rid, annotator);
           download(`${annotator}.csv`, csv(all.labels));
         }}, "Download my labels (CSV)") : null));
-    M.render(app, 
+    M.render(app,
       section(`Annotate ${eid}`, "annotate",
         h("div", {class: "nav"}, `annotator ${annotator} (${labelled.size} episode(s) labelled) · `,
           h("a", {href: `#/annotate/${enc(rid)}/${enc(eid)}`, onclick: () => localStorage.removeItem("mmtsb-annotator")}, "change"),

@@ -37,7 +37,7 @@
     const facts = [["scenario", t.scenario], ["run", run.label], ["interface", t.interface], ["seed", t.seed],
       ["flow / arrival / challenge", [row.selected_flow_type, row.image_arrival, row.challenge_type].join(" / ")],
       ["failing criteria", (ep.failing || []).join(", ") || "none"], ["duration", `${(t.timing || {}).duration_s} s`]];
-    M.render(app, 
+    M.render(app,
       section(`Episode ${eid}`, "episode", nav, compare, T.badges(ep),
         h("table", {class: "kv"}, h("tbody", {}, facts.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, String(v ?? "–")))))),
         t.error ? M.details("error", T.block(t.error, "out err")) : null,

@@ -45,7 +45,7 @@
     const pick = name => h("select", {name}, runs.filter(r => !r.error).map(r => h("option", {value: r.id}, `${r.id} — ${r.label}`)));
     const a = pick("a"), b = pick("b");
     if (b.options.length > 1) b.selectedIndex = 1;
-    M.render(app, 
+    M.render(app,
       section(`Runs (${runs.length})`, "runs",
         h("table", {class: "grid", id: "runs-table"},
           h("thead", {}, h("tr", {}, ["run", "configuration", "dataset", "episodes", "Agent SR", "Entity F1", "User SR",
@@ -92,11 +92,11 @@
     const page = Math.min(Math.max(1, parseInt(q.page || "1", 10) || 1), pages);
     const shown = list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     const href = e => withQuery(`#/run/${enc(rid)}/episode/${enc(e.id)}`, {});
-    const pager = h("div", {class: "pager"},
-      h("button", {id: "prev-page", disabled: page <= 1, onclick: () => go({page: page - 1})}, "‹ previous"),
-      h("span", {id: "page-info"}, ` page ${page} of ${pages} `),
-      h("button", {id: "next-page", disabled: page >= pages, onclick: () => go({page: page + 1})}, "next ›"));
-    M.render(app, 
+    const pager = (top) => h("div", {class: "pager"},
+      h("button", {id: top ? "prev-page" : null, disabled: page <= 1, onclick: () => go({page: page - 1})}, "‹ previous"),
+      h("span", {id: top ? "page-info" : null}, ` page ${page} of ${pages} `),
+      h("button", {id: top ? "next-page" : null, disabled: page >= pages, onclick: () => go({page: page + 1})}, "next ›"));
+    M.render(app,
       section(`Run ${rid}`, "run-summary", summaryLine(run),
         run.has_report ? h("div", {class: "muted small"}, "report.md is in the run folder") : null),
       section("Episodes", "episodes",
@@ -104,7 +104,7 @@
           h("label", {class: "filter"}, "search", search), h("button", {type: "submit"}, "search"),
           h("a", {href: `#/run/${enc(rid)}`, class: "reset"}, "clear filters")),
         h("p", {id: "episode-count"}, `${list.length} of ${episodes.length} episodes`),
-        pager,
+        pager(true),
         h("table", {class: "grid", id: "episode-list"},
           h("thead", {}, h("tr", {}, ["episode", "scenario", "rep.", "model", "flow", "arrival", "challenge", "image category",
             "agent", "user", "F1", "failing criteria", "end", "steps"].map(c => h("th", {}, c)))),
@@ -114,13 +114,7 @@
             h("td", {}, e.excluded ? h("span", {class: "badge none", title: e.error || ""}, "not evaluated") : verdict(e.agent_pass)),
             h("td", {}, verdict(e.user_pass)), h("td", {}, num(e.f1, 2)),
             h("td", {class: "small"}, (e.failing || []).join(", ")), h("td", {}, e.end_reason), h("td", {}, e.steps))))),
-        pager.cloneNode(true)));
-    // the cloned pager's buttons need their handlers again
-    const pagers = app.querySelectorAll(".pager");
-    const last = pagers[pagers.length - 1];
-    last.querySelector("#prev-page").onclick = () => go({page: page - 1});
-    last.querySelector("#next-page").onclick = () => go({page: page + 1});
-    last.querySelectorAll("[id]").forEach(el => el.removeAttribute("id"));
+        pager(false)));
   }
 
   // two runs on the same scenarios: the shared scenarios with both results, or one scenario side by side
