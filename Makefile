@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench lint clean
+.PHONY: install browser run test bench lint clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -13,7 +13,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) browser
+
+# headless Chromium for the viewer's browser tests: Debian's package, driven by playwright (which downloads no
+# browser); elsewhere install Chromium yourself and set MMTSB_CHROMIUM to its executable
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ -n "$$MMTSB_CHROMIUM" ] || { \
+	  command -v apt-get >/dev/null 2>&1 || { echo "no chromium: install it and set MMTSB_CHROMIUM"; exit 1; }; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; }
 
 run: install
 	$(BIN)/mmtsb run

@@ -1,4 +1,5 @@
-"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``run``, ``stop``."""
+"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``run``, ``stop``,
+``report``, ``view``."""
 
 from __future__ import annotations
 
@@ -225,6 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("serve", help="serve an open-weight model with vLLM: `mmtsb serve MODEL [key=value] "
                                 "[--gpus 0,1] [--dry-run]`", add_help=False)
+
+    from mmtsb.view import cli as view_cli
+
+    view = sub.add_parser("view", help="browse runs in a local web app (episodes, conversations, diffs, judges, "
+                                       "labels), or --export a static copy")
+    view_cli.build_parser(view)
+    view.set_defaults(func=view_cli.run)
 
     from mmtsb.report import cli as report_cli
 

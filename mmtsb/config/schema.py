@@ -148,6 +148,7 @@ class RunnerConf:
     num_cpus: int | None = None
     provider_limits: dict[str, int] = field(default_factory=dict)   # provider -> in-flight cap, whole run
     gate_timeout_s: float = 1800.0
+    progress_interval_s: float = 30.0
 
 
 @dataclass

@@ -27,6 +27,7 @@ from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 from mmtsb.protocol import Action, CallTools, Role, RunCode, Say, registry
 from mmtsb.protocol.judges import Judge, JudgeVerdict
 from mmtsb.tools.session import to_jsonable
+from mmtsb.vision.store import StoredImage
 from mmtsb.ui.state import UIState, ui_state
 
 def ui_state_of(world: Any) -> UIState:
@@ -49,9 +50,12 @@ class CodeRunner(Protocol):
 
 @dataclass
 class EpisodeResult:
-    """The outcome of one episode: its trajectory record (the typed model), and that record's headline values."""
+    """The outcome of one episode: its trajectory record (the typed model), that record's headline values, and
+    the bytes of every image of the episode (the record keeps only their hashes; runners save the bytes in the
+    run folder, content-addressed: :meth:`mmtsb.runner.results.RunLayout.write_image`)."""
 
     record: Trajectory
+    images: tuple[StoredImage, ...] = ()
 
     @property
     def scenario(self) -> str:
@@ -176,7 +180,7 @@ class EpisodeRunner:
             failure = FailureClass(agent_verdict.error_class or FailureClass.INFRASTRUCTURE)
         record = self._trajectory(started, duration, end_reason, error, world_diff, entity, verdicts)
         record.failure_class = failure.value if failure is not None else None
-        return EpisodeResult(record)
+        return EpisodeResult(record, world.images.snapshot())
 
     async def _judge(self, judge: Judge, evidence: EpisodeEvidence) -> JudgeVerdict:
         try:

@@ -1,5 +1,6 @@
-"""``mmtsb report RUN_DIR... [--out DIR] [--wandb] [--paper]``: rebuild one run's report, compare several runs,
-or lay runs out as the paper's tables (``--paper``, :mod:`mmtsb.report.paper`)."""
+"""``mmtsb report RUN_DIR... [--out DIR] [--wandb] [--paper]``: rebuild one run's report, compare several runs
+(warning when they cover different scenario sets), summarize the jobs of a ``--multirun`` sweep folder, or lay
+runs out as the paper's tables (``--paper``, :mod:`mmtsb.report.paper`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from mmtsb.report.data import RunDataError
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     p = parser or argparse.ArgumentParser(prog="mmtsb report",
                                           description="Rebuild the report of a run folder, or compare several.")
-    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR", help="run folders (episodes.parquet/)")
+    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR",
+                   help="run folders (episodes.parquet/), or one --multirun sweep folder (a summary across its jobs)")
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (one run: default the run folder; several: default "
                         "outputs/compare/<timestamp>)")
@@ -29,11 +31,21 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 
 def run(args: argparse.Namespace) -> int:
+    from mmtsb.report.sweep import is_sweep, sweep_report
+
     dirs: list[Path] = args.run_dirs
     if getattr(args, "paper", False):
         return run_paper(args)
     try:
-        if len(dirs) == 1:
+        if len(dirs) == 1 and is_sweep(dirs[0]):
+            result = sweep_report(dirs[0], args.out)
+            for j in result["jobs"]:
+                sr = "no results" if not j["has_results"] else (
+                    "Agent SR –" if j["agent_sr"] is None else f"Agent SR {100 * j['agent_sr']:.1f}%")
+                print(f"{j['job']}: {' '.join(j['overrides']) or '(no overrides)'}: {sr}")
+            _warn(result["warnings"])
+            print(f"wrote {result['report']}")
+        elif len(dirs) == 1:
             from mmtsb.report.build import build_report
 
             out = args.out or dirs[0]
@@ -51,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
             for s in result["runs"]:
                 sr = "–" if s["agent_sr"] is None else f"{100 * s['agent_sr']:.1f}%"
                 print(f"{s['label']}: {s['n_episodes']} episodes, Agent SR {sr}")
+            _warn(result["warnings"])
             print(f"wrote {result['report']}")
         if args.wandb:
             from mmtsb.report.wandb_log import WandbUnavailable, log_wandb
@@ -90,6 +103,11 @@ def run_paper(args: argparse.Namespace) -> int:
             print(f"mmtsb report: {e}", file=sys.stderr)
             return 2
     return 0
+
+
+def _warn(warnings: list[str]) -> None:
+    for w in warnings:
+        print(f"mmtsb report: warning: {w}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

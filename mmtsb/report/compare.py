@@ -13,6 +13,7 @@ from typing import Any
 from mmtsb.report import figures as figs
 from mmtsb.report import markdown
 from mmtsb.report.build import FIGURE_DIR, compute, write_json, write_text
+from mmtsb.report.coverage import coverage_warnings, scenario_set, warning_block
 from mmtsb.report.data import RunData
 
 COMPARE_FIGURES = {"headline": "compare_headline.png", "user_vs_agent": "compare_user_vs_agent_sr.png",
@@ -35,12 +36,15 @@ def _unique_labels(summaries: list[dict[str, Any]]) -> None:
 
 def compare_runs(run_dirs: list[Path], out_dir: Path) -> dict[str, Any]:
     """Compare runs; writes ``out_dir/report.md``, ``out_dir/comparison.json`` and ``out_dir/figures/``.
-    Returns {"runs": [summary per run], "figures": {name: relative path}, "report": path}."""
+    Returns {"runs": [summary per run], "figures": {name: relative path}, "report": path, "warnings": [...]}
+    (``warnings``: the runs cover different scenario sets, see :mod:`mmtsb.report.coverage`)."""
     if not run_dirs:
         raise ValueError("compare_runs needs at least one run folder")
     out_dir = Path(out_dir)
-    summaries = [compute(RunData.load(Path(d)))["summary"] for d in run_dirs]
+    datas = [RunData.load(Path(d)) for d in run_dirs]
+    summaries = [compute(d)["summary"] for d in datas]
     _unique_labels(summaries)
+    warnings = coverage_warnings([s["label"] for s in summaries], [scenario_set(d) for d in datas])
     fig_dir = out_dir / FIGURE_DIR
     by_label = {s["label"]: s for s in summaries}
     paths = {
@@ -58,8 +62,12 @@ def compare_runs(run_dirs: list[Path], out_dir: Path) -> dict[str, Any]:
         paths["pass_k"] = figs.pass_k_figure(with_k, fig_dir / COMPARE_FIGURES["pass_k"])
     names = {k: p.name for k, p in paths.items()}
     report = out_dir / "report.md"
-    write_text(report, markdown.compare_report(summaries, names))
+    text = markdown.compare_report(summaries, names)
+    if warnings:   # right under the title
+        title, _, rest = text.partition("\n\n")
+        text = f"{title}\n\n{warning_block(warnings)}\n{rest}"
+    write_text(report, text)
     result = {"runs": summaries, "figures": {k: f"{FIGURE_DIR}/{v}" for k, v in names.items()},
-              "report": str(report)}
+              "report": str(report), "warnings": warnings}
     write_json(out_dir / "comparison.json", result)
     return result

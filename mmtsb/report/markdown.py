@@ -7,6 +7,7 @@ from typing import Any
 
 from mmtsb.report.metrics import AXES
 from mmtsb.report.taxonomy import CATEGORIES, CATEGORY_TITLES, SIGNAL_TITLES, SIGNALS
+from mmtsb.view.links import episode_url, run_url
 
 INFRA_NOTE = ("Episodes that could not be evaluated are reported separately and **excluded** from every agent "
               "metric (Agent SR, Entity F1, User SR, average steps, tool recall, the failure taxonomy, pass^k and "
@@ -85,8 +86,9 @@ def run_report(summary: Mapping[str, Any], details: Mapping[str, Any], figures: 
         _taxonomy(s, details, figures),
         _pass_k(s, figures),
         _breakdowns(s, figures),
-        _infra(details),
+        _infra(details, s["run_dir"]),
         "## End reasons\n\n" + table(["End reason", "Episodes"], sorted(s["end_reasons"].items())),
+        _viewer(s["run_dir"]),
     ]
     return "\n\n".join(p for p in parts if p) + "\n"
 
@@ -165,7 +167,8 @@ def _taxonomy(s: Mapping[str, Any], details: Mapping[str, Any], figures: Mapping
     for cat in CATEGORIES:
         picked = [f for f in details["failures"] if f["category"] == cat][:3]
         for f in picked:
-            examples.append(f"- **{CATEGORY_TITLES[cat]}** `{f['episode_id']}` ({f['scenario']}, {f['method']}): "
+            examples.append(f"- **{CATEGORY_TITLES[cat]}** {episode_link(s['run_dir'], f['episode_id'])} "
+                            f"({f['scenario']}, {f['method']}): "
                             f"{f['evidence'] or '–'}")
     if examples:
         out.append("### Examples\n\n" + "\n".join(examples))
@@ -217,11 +220,23 @@ def _not_evaluated(s: Mapping[str, Any]) -> str:
     return f"{n} ({', '.join(parts)})" if parts else str(n)
 
 
-def _infra(details: Mapping[str, Any]) -> str:
+def episode_link(run_dir: str, episode_id: str) -> str:
+    """An episode id linked to its page in ``mmtsb view`` (default port)."""
+    return f"[`{episode_id}`]({episode_url(run_dir, episode_id)})"
+
+
+def _viewer(run_dir: str) -> str:
+    return (f"## Viewer\n\nEvery episode of this run (the conversation with its tool calls, code and images, the "
+            f"world diff against the expected specs with per-column scores, each judge criterion with its "
+            f"analysis): run `mmtsb view {run_dir}` and open <{run_url(run_dir)}>; the episode ids above link to "
+            f"their pages there (`mmtsb view --export DIR` writes a copy that opens from disk).")
+
+
+def _infra(details: Mapping[str, Any], run_dir: str) -> str:
     infra = details["infra"]
     if not infra:
         return "## Episodes not evaluated\n\nNone."
-    rows = [[f"`{i['episode_id']}`", i["scenario"], i.get("failure_class", "infrastructure"), i["attempts"],
+    rows = [[episode_link(run_dir, i["episode_id"]), i["scenario"], i.get("failure_class", "infrastructure"), i["attempts"],
              i["reason"]] for i in infra]
     return ("## Episodes not evaluated\n\nNot agent failures: excluded from the agent metrics above. "
             "Infrastructure failures were retried (and a resumed run plays them again); configuration failures "

@@ -43,6 +43,7 @@ from mmtsb.runner.results import RunLayout
 from mmtsb.runner.settings import RunSettings, episode_id, episode_seed
 from mmtsb.runner.worker import EpisodeTask, WarmUp, failure_trajectory, outcome_of
 from mmtsb.scenarios.loader import expand_paths
+from mmtsb.view.rowcache import prime_rows_cache
 
 log = logging.getLogger("mmtsb.runner")
 
@@ -158,6 +159,7 @@ class _Run:
                 task, slot, generation = inflight.pop(fut)
                 load[slot] -= 1
                 outcome = await self._outcome(backend, fut, task, slot, generation)
+                self.layout.write_images(outcome.get("images") or [])   # sent once per worker: never dropped
                 failure = FailureClass(outcome["failure_class"]) if outcome["failure_class"] else None
                 if failure in RETRIED and task.attempts <= self.max_retries:
                     self.stats.retries += 1
@@ -205,6 +207,7 @@ def _write_config(settings: RunSettings, layout: RunLayout) -> None:
 def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned: int,
             phases: dict[str, Any] | None = None, invalid: list[str] | None = None) -> RunSummary:
     rows = layout.read_rows()
+    prime_rows_cache(layout.run_dir, rows)   # `mmtsb view` opens the finished run without reading every part
     hashes = {r.get("config_hash") for r in rows} - {settings.config_hash}
     if hashes:
         log.warning("run folder %s also holds episodes of other configs (%s); the summary covers all of them",
@@ -305,7 +308,8 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
             started = time.perf_counter()
             await backend.start(WarmUp.for_tasks(todo))
             phases["startup_s"] = round(time.perf_counter() - started, 4)
-            with ProgressView(len(tasks), stats, enabled=progress) as view:
+            with ProgressView(len(tasks), stats, enabled=progress,
+                              interval_s=settings.runner.progress_interval_s) as view:
                 await run.schedule(backend, todo, concurrency, view)
             phases["play_s"] = run.play_s
             phases["stopped"], phases["not_played"] = run.stopped, run.not_played

@@ -1,8 +1,12 @@
-"""Running totals of a run and their live display (rich), updated as each episode's row arrives."""
+"""Running totals of a run and their display (a rich bar on a terminal, plain periodic lines off one), updated
+as each episode's row arrives."""
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,42 +52,125 @@ class RunningStats:
                 f"{tokens} tok | ${self.cost_usd:.4f}")
 
 
-class ProgressView:
-    """A rich progress bar with the running metrics; a no-op when disabled or stdout is not a terminal."""
+#: seconds between two plain progress lines off a terminal (``runner.progress_interval_s``)
+DEFAULT_INTERVAL_S = 30.0
+progress_log = logging.getLogger("mmtsb.progress")
 
-    def __init__(self, total: int, stats: RunningStats, *, enabled: bool, label: str = "episodes") -> None:
+
+def _clock(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class ProgressView:
+    """The run's progress, shown the way the output can take it.
+
+    - On a terminal: a rich progress bar with the running metrics. While it is drawn, the log handlers that
+      write to the terminal write through rich's console instead, so per-episode log lines appear above the
+      bar and never through it.
+    - Off a terminal (nohup, SLURM, CI, a pipe): a plain line every ``interval_s`` seconds and a last one at
+      the end, e.g. ``progress: 120/1000 episodes (12.0%) | 0:05:12 elapsed, ~0:38:08 left | Agent SR ...``,
+      logged through ``mmtsb.progress`` like every other line (printed when logging is not set up), so
+      lines never interleave with per-episode log lines.
+    - Disabled: nothing.
+    """
+
+    def __init__(self, total: int, stats: RunningStats, *, enabled: bool, label: str = "episodes",
+                 interval_s: float = DEFAULT_INTERVAL_S, terminal: bool | None = None, console: Any = None) -> None:
         self.stats = stats
-        self.enabled = enabled and sys.stdout.isatty()
+        self.enabled = enabled
+        self.terminal = sys.stdout.isatty() if terminal is None else terminal
+        self.interval_s = interval_s
+        self._console = console                # a rich Console (tests); default: rich's own
         self._progress: Any = None
         self._task: Any = None
         self._total, self._label = total, label
+        self._started = time.monotonic()
+        self._done_at_start = stats.done
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._swapped: list[tuple[logging.StreamHandler, Any]] = []
 
     def __enter__(self) -> ProgressView:
-        if self.enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-            from rich.text import Text
-
-            stats = self.stats
-
-            class RunProgress(Progress):
-                """The bar, then the running metrics on a line of their own (they do not fit beside it)."""
-
-                def get_renderables(self):  # type: ignore[no-untyped-def]
-                    yield self.make_tasks_table(self.tasks)
-                    yield Text(stats.line(), style="dim")
-
-            self._progress = RunProgress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
-                                         MofNCompleteColumn(), TimeElapsedColumn(), refresh_per_second=4)
-            self._progress.start()
-            self._task = self._progress.add_task(self._label, total=self._total, completed=self.stats.done)
+        self._started = time.monotonic()
+        self._done_at_start = self.stats.done
+        if not self.enabled:
+            return self
+        if self.terminal:
+            self._start_bar()
+        else:
+            self._ticker = threading.Thread(target=self._tick, name="mmtsb-progress", daemon=True)
+            self._ticker.start()
         return self
+
+    # ---------------------------------------------------------------- plain lines (off a terminal)
+    def plain_line(self) -> str:
+        """``progress: done/total episodes (pct) | elapsed, ~left | <the running metrics>``."""
+        done, total = self.stats.done, self._total
+        elapsed = time.monotonic() - self._started
+        share = f" ({100 * done / total:.1f}%)" if total else ""
+        rate = (done - self._done_at_start) / elapsed if elapsed > 0 else 0.0
+        left = f", ~{_clock((total - done) / rate)} left" if rate > 0 and done < total else ""
+        return f"progress: {done}/{total} {self._label}{share} | {_clock(elapsed)} elapsed{left} | {self.stats.line()}"
+
+    def _emit(self) -> None:
+        line = self.plain_line()
+        if progress_log.isEnabledFor(logging.INFO) and progress_log.hasHandlers():
+            progress_log.info(line)
+        else:   # logging not set up (a script calling execute_run): one whole line on stdout
+            print(line, flush=True)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self._emit()
+
+    # ---------------------------------------------------------------- the bar (on a terminal)
+    def _start_bar(self) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.text import Text
+
+        stats = self.stats
+
+        class RunProgress(Progress):
+            """The bar, then the running metrics on a line of their own (they do not fit beside it)."""
+
+            def get_renderables(self):  # type: ignore[no-untyped-def]
+                yield self.make_tasks_table(self.tasks)
+                yield Text(stats.line(), style="dim")
+
+        before = (sys.stdout, sys.stderr)
+        self._progress = RunProgress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=30),
+                                     MofNCompleteColumn(), TimeElapsedColumn(), refresh_per_second=4,
+                                     console=self._console)
+        self._progress.start()
+        self._task = self._progress.add_task(self._label, total=self._total, completed=self.stats.done)
+        self._route_log_handlers(before)
+
+    def _route_log_handlers(self, before: tuple[Any, Any]) -> None:
+        """Point the log handlers that write to the terminal at rich's redirected streams (lines above the bar)."""
+        redirected = {id(before[0]): sys.stdout, id(before[1]): sys.stderr,
+                      id(sys.__stdout__): sys.stdout, id(sys.__stderr__): sys.stderr}
+        for logger in (logging.getLogger(), logging.getLogger("mmtsb")):
+            for handler in logger.handlers:
+                if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
+                    target = redirected.get(id(handler.stream))
+                    if target is not None and target is not handler.stream:
+                        self._swapped.append((handler, handler.setStream(target)))
 
     def refresh(self) -> None:
         if self._progress is not None:
             self._progress.update(self._task, completed=self.stats.done)
 
     def __exit__(self, *exc: object) -> None:
+        if self._ticker is not None:
+            self._stop.set()
+            self._ticker.join()
+            self._ticker = None
+            self._emit()   # the last line: where the run ended
         if self._progress is not None:
             self.refresh()
+            for handler, stream in reversed(self._swapped):
+                handler.setStream(stream)
+            self._swapped.clear()
             self._progress.stop()
             self._progress = None

@@ -2,7 +2,10 @@
 
 - ``episodes.parquet/<episode_id>.parquet``: one single-row part file per finished episode (a parquet
   dataset directory; ``pyarrow.parquet.read_table(dir)`` reads it all);
-- ``trajectories/<episode_id>.json``: the episode's trajectory, written BEFORE its part file.
+- ``trajectories/<episode_id>.json``: the episode's trajectory, written BEFORE its part file;
+- ``images/<sha256>.<ext>``: every image of the run's episodes (scenario images, crops, plots, rendered UI
+  screens), content-addressed: a trajectory names its images by hash (``images[].sha256``), and each distinct
+  image is written once, before the trajectory that names it (:func:`image_name`).
 
 Every file is written to a hidden temp name (``.tmp_*``, ignored by pyarrow's dataset discovery) and renamed
 into place, so a reader (or a resumed run) never sees half a file, even after ``kill -9``. An episode is done
@@ -36,12 +39,21 @@ from mmtsb.runner.rows import role_keys
 
 EPISODES_DIR = "episodes.parquet"
 TRAJECTORIES_DIR = "trajectories"
+IMAGES_DIR = "images"
+#: file extensions of saved images by MIME type (others: ``.bin``)
+IMAGE_EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
+                    "image/bmp": ".bmp", "image/tiff": ".tiff"}
 SUMMARY_FILE = "summary.json"
 TMP_PREFIX = ".tmp_"
 PART_SUFFIX = ".parquet"
 #: a one-row part needs no statistics, dictionary or compression (about 9 KB instead of 24 KB)
 PART_OPTIONS: dict[str, Any] = {"compression": "none", "write_statistics": False, "store_schema": False,
                                 "use_dictionary": False}
+
+def image_name(sha256: str, mime_type: str | None) -> str:
+    """The file name of a saved image in ``images/``: its hash and the extension of its MIME type."""
+    return sha256 + IMAGE_EXTENSIONS.get(mime_type or "", ".bin")
+
 
 def known_column_types() -> dict[str, pa.DataType]:
     """The fixed arrow type of every known results column (the judged parties' columns from the registry)."""
@@ -125,11 +137,12 @@ class RunLayout:
         self.secrets = tuple(secrets)
         self.episodes_dir = self.run_dir / EPISODES_DIR
         self.trajectories_dir = self.run_dir / TRAJECTORIES_DIR
+        self.images_dir = self.run_dir / IMAGES_DIR
         self.summary_path = self.run_dir / SUMMARY_FILE
 
     def prepare(self) -> None:
         """Create the folders and remove temp files a killed run may have left behind."""
-        for d in (self.episodes_dir, self.trajectories_dir):
+        for d in (self.episodes_dir, self.trajectories_dir, self.images_dir):
             d.mkdir(parents=True, exist_ok=True)
             for stale in d.glob(TMP_PREFIX + "*"):
                 stale.unlink(missing_ok=True)
@@ -155,6 +168,17 @@ class RunLayout:
         text = scrub_text(trajectory_json, self.secrets)
         _atomic_write(target, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
         return target
+
+    def write_images(self, images: list[dict[str, Any]]) -> int:
+        """Save images (``{"sha256", "mime_type", "data"}`` each) not saved yet; returns how many were written."""
+        written = 0
+        for image in images:
+            target = self.images_dir / image_name(image["sha256"], image.get("mime_type"))
+            if not target.exists():
+                data = image["data"]
+                _atomic_write(target, lambda tmp, data=data: Path(tmp).write_bytes(data))
+                written += 1
+        return written
 
     def write_row(self, episode_id: str, row: dict[str, Any]) -> Path:
         target = self.part_path(episode_id)

@@ -98,6 +98,9 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
         "duration_s": t.timing.duration_s,
         "categories": json.dumps(t.categories),
         "expected_tools": json.dumps(t.expected_tools),
+        # where the episode's images came from (scenario paths, crop/plot/ui_render...): the image source
+        # category of an episode without reading its trajectory
+        "image_sources": json.dumps(list(dict.fromkeys(i.source for i in t.images if i.source))),
     }
     for party in registry.judged_parties().values():
         row.update(judge_columns(t, party))

@@ -30,6 +30,7 @@ class RunnerSettings:
     num_cpus: int | None = None                # local Ray: CPUs to use (None: all)
     provider_limits: dict[str, int] = field(default_factory=dict)   # provider -> cap across the whole run
     gate_timeout_s: float = 1800.0             # longest wait for a provider slot before the episode fails (infra)
+    progress_interval_s: float = 30.0          # off a terminal: seconds between two plain progress lines
 
 
 @dataclass

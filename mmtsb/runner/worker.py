@@ -24,6 +24,7 @@ from mmtsb.roles.factory import RoleFactory
 from mmtsb.protocol.trajectory import Trajectory
 from mmtsb.runner.rows import USAGE_FIELDS, episode_row, role_keys
 from mmtsb.scenarios.loader import ScenarioError
+from mmtsb.vision.store import StoredImage
 from mmtsb.world.templates import WorldCache
 
 #: the usage an episode's thrown-away attempts add to its row (``earlier_attempts_<field>``)
@@ -137,11 +138,28 @@ def failure_trajectory(task: EpisodeTask, error: str, failure: FailureClass) -> 
                       end_reason="error", error=error, failure_class=failure.value)
 
 
-def outcome_of(trajectory: Trajectory) -> dict[str, Any]:
-    """What travels back to the driver: the row, the trajectory JSON, and how the episode failed, if it did
-    (``failure_class``: see mmtsb.protocol.failures)."""
+def outcome_of(trajectory: Trajectory, images: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What travels back to the driver: the row, the trajectory JSON, how the episode failed, if it did
+    (``failure_class``: see mmtsb.protocol.failures), and the bytes of images the driver may not have yet
+    (``images``: ``{"sha256", "mime_type", "data"}`` each, saved by ``RunLayout.write_image``)."""
     return {"row": episode_row(trajectory), "trajectory_json": trajectory.to_json(),
-            "failure_class": trajectory.failure_class, "error": trajectory.error}
+            "failure_class": trajectory.failure_class, "error": trajectory.error, "images": images or []}
+
+
+class SentImages:
+    """The images one worker has already sent to its driver, by hash: each travels once per worker (a
+    scenario's images are shared by all its episodes), and the driver writes only the files it lacks."""
+
+    def __init__(self) -> None:
+        self._sent: set[str] = set()
+
+    def new(self, images: tuple[StoredImage, ...]) -> list[dict[str, Any]]:
+        out = []
+        for image in images:
+            if image.sha256 not in self._sent:
+                self._sent.add(image.sha256)
+                out.append({"sha256": image.sha256, "mime_type": image.mime_type, "data": image.data})
+        return out
 
 
 class EpisodeWorker:
@@ -152,6 +170,7 @@ class EpisodeWorker:
                  bypass_at: int | None = None, gate_timeout_s: float | None = None) -> None:
         self.factory = RoleFactory()
         self.worlds = WorldCache()      # the world templates this process keeps (see mmtsb.world.templates)
+        self.sent_images = SentImages()
         self.holder = holder
         # imported only when needed: the LLM stack (litellm) costs ~140 MB per process
         if gate is not None:
@@ -198,4 +217,4 @@ class EpisodeWorker:
             trajectory.run = run
             return outcome_of(trajectory)
         result.record.run = run
-        return outcome_of(result.record)
+        return outcome_of(result.record, self.sent_images.new(result.images))

@@ -6,6 +6,7 @@ gets the next id. The store takes part in tool-call atomicity through :meth:`mar
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 from dataclasses import dataclass, field
@@ -24,8 +25,9 @@ class StoredImage:
     source: str = ""
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    @property
+    @functools.cached_property
     def sha256(self) -> str:
+        """The hex SHA-256 of the bytes (computed once: it names the image in trajectories and run folders)."""
         return hashlib.sha256(self.data).hexdigest()
 
     def open(self) -> Image.Image:
