@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) browser
+install: $(STAMP)
 
 # headless Chromium for the viewer's browser tests: Debian's package, driven by playwright (which downloads no
 # browser); elsewhere install Chromium yourself and set MMTSB_CHROMIUM to its executable
@@ -26,7 +26,7 @@ browser:
 run: install
 	$(BIN)/mmtsb run
 
-test: install
+test: install browser
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: install
