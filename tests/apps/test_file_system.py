@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 FILES = "file_system.files"
 DIRS = "file_system.directories"
@@ -212,21 +212,22 @@ def test_account_tools(session, world):
     assert acct["email"] == MAIN_EMAIL and acct["verified"] is True
     assert call_ok(session, "file_system_show_profile", email=MAIN_EMAIL)["first_name"] == "Brenda"
     assert "No file_system user" in call_err(session, "file_system_show_profile", email="nobody@x.com").message
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "file_system_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "file_system_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
     assert "Invalid credentials" in call_err(session, "file_system_login", username="ann@lee.com",
                                              password="wrong").message
     call_ok(session, "file_system_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "file_system_verify_account", email="ann@lee.com",
+    assert "Invalid verification code" in call_err(session, "file_system_verify_account", email="ann@lee.com",
                                  verification_code="000").message
-    code = world.get("main.account_codes", "file_system:verify:ann@lee.com")["code"]
+    code = mailed_code(world, "file_system", "ann@lee.com", "verify")
     call_ok(session, "file_system_verify_account", email="ann@lee.com", verification_code=code)
     assert world.select("file_system.users", "email = ?", ("ann@lee.com",))[0]["verified"] is True
     call_ok(session, "file_system_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "file_system_reset_password", email="ann@lee.com",
+    assert "Invalid password reset code" in call_err(session, "file_system_reset_password", email="ann@lee.com",
                                  password_reset_code="1", new_password="abcdef").message
-    code = world.get("main.account_codes", "file_system:reset:ann@lee.com")["code"]
+    code = mailed_code(world, "file_system", "ann@lee.com", "reset")
     call_ok(session, "file_system_reset_password", email="ann@lee.com", password_reset_code=code,
             new_password="secret1")
     assert "No file_system account" in call_err(session, "file_system_send_verification_code",

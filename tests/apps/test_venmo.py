@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 USERS = "venmo.users"
 
@@ -28,6 +28,7 @@ def test_account_tools(session, world):
     acct = call_ok(session, "venmo_show_account")
     assert acct["email"] == MAIN_EMAIL and acct["verified"] is True
     assert acct["venmo_balance"] == _user(world, MAIN_ID)["venmo_balance"] and acct["friend_count"] == 6
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "venmo_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "venmo_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
@@ -35,14 +36,14 @@ def test_account_tools(session, world):
                                   password="123").message
     assert "Invalid credentials" in call_err(session, "venmo_login", username="ann@lee.com", password="nope").message
     call_ok(session, "venmo_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "venmo_verify_account", email="ann@lee.com", verification_code="0").message
-    code = world.get("main.account_codes", "venmo:verify:ann@lee.com")["code"]
+    assert "Invalid verification code" in call_err(session, "venmo_verify_account", email="ann@lee.com", verification_code="0").message
+    code = mailed_code(world, "venmo", "ann@lee.com", "verify")
     call_ok(session, "venmo_verify_account", email="ann@lee.com", verification_code=code)
     assert world.select("venmo.users", "email = ?", ("ann@lee.com",))[0]["verified"] is True
     call_ok(session, "venmo_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "venmo_reset_password", email="ann@lee.com", password_reset_code="1",
+    assert "Invalid password reset code" in call_err(session, "venmo_reset_password", email="ann@lee.com", password_reset_code="1",
                                  new_password="abcdef").message
-    code = world.get("main.account_codes", "venmo:reset:ann@lee.com")["code"]
+    code = mailed_code(world, "venmo", "ann@lee.com", "reset")
     call_ok(session, "venmo_reset_password", email="ann@lee.com", password_reset_code=code, new_password="secret1")
     assert "No venmo account" in call_err(session, "venmo_send_verification_code", email="ghost@x.com").message
     assert "No venmo account" in call_err(session, "venmo_send_password_reset_code", email="ghost@x.com").message

@@ -1,0 +1,3 @@
+"""file_system."""
+
+SEQUENCES = []

@@ -1,0 +1,3 @@
+"""phone."""
+
+SEQUENCES = []

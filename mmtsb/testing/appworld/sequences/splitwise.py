@@ -1,0 +1,3 @@
+"""splitwise."""
+
+SEQUENCES = []

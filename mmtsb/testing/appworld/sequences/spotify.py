@@ -1,0 +1,3 @@
+"""spotify."""
+
+SEQUENCES = []

@@ -1,0 +1,3 @@
+"""venmo."""
+
+SEQUENCES = []
