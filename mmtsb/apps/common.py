@@ -98,11 +98,14 @@ def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | Non
 
 
 def parse_sort_by(sort_by: str | None, allowed: Iterable[str]) -> tuple[str, bool] | None:
-    """``"-created_at"`` -> ``("created_at", True)``; validates the attribute against ``allowed``."""
+    """``"-created_at"`` -> ``("created_at", True)``; validates the prefix (AppWorld requires one) and the
+    attribute against ``allowed``."""
     if sort_by is None or sort_by == "":
         return None
     allowed = list(allowed)
     text = sort_by.strip()
+    if not text.startswith(("+", "-")):
+        raise api_error("The sort_by parameter must start with + or -.")
     descending = text.startswith("-")
     attr = text.lstrip("+-").strip()
     if attr not in allowed:

@@ -68,3 +68,27 @@ def test_account_tools(session, world):
     call_ok(session, "simple_note_delete_account")
     assert "Invalid credentials" in call_err(session, "simple_note_login", username="ann@lee.com",
                                              password="secret1").message
+
+
+def test_titles_are_unique_and_tags_not_blank(session, world):
+    """AppWorld's rules: a user's note titles are distinct (create and rename), a blank tag is refused, and
+    tags are stored without surrounding blanks."""
+    first = call_ok(session, "simple_note_create_note", title="Plan", content="a", tags=[" trip "])["note_id"]
+    assert world.get("simple_note.notes", first)["tags"] == ["trip"]
+    before = world.snapshot()
+    assert "already exists" in call_err(session, "simple_note_create_note", title="Plan", content="b").message
+    assert "Tags must be at least 1 character" in call_err(session, "simple_note_create_note", title="Other",
+                                                           content="b", tags=["ok", "  "]).message
+    assert world.diff(before).empty
+    other = call_ok(session, "simple_note_create_note", title="Other", content="b")["note_id"]
+    assert "already exists" in call_err(session, "simple_note_update_note", note_id=other, title="Plan").message
+    call_ok(session, "simple_note_update_note", note_id=first, title="Plan", content="same title is fine")
+
+
+def test_sort_by_pinned_and_sort_prefix(session):
+    call_ok(session, "simple_note_create_note", title="Loose", content="x")
+    call_ok(session, "simple_note_create_note", title="Pinned one", content="x", pinned=True)
+    listed = call_ok(session, "simple_note_search_notes", sort_by="-pinned", dont_reorder_pinned=True, page_limit=20)
+    pins = [n["pinned"] for n in listed]
+    assert pins == sorted(pins, reverse=True) and pins[0] is True
+    assert "must start with + or -" in call_err(session, "simple_note_search_notes", sort_by="created_at").message
