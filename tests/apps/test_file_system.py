@@ -44,7 +44,7 @@ def test_create_show_update_delete_file(session, world):
     call_ok(session, "file_system_update_file", file_path="~/documents/../documents/todo.txt", content="eggs")
     assert _file(world, out["file_path"])["content"] == "eggs"
     assert call_ok(session, "file_system_file_exists", file_path="~/documents/todo.txt") == {"exists": True}
-    assert call_ok(session, "file_system_file_exists", file_path="~/documents/") == {"exists": False}
+    assert "must have an extension" in call_err(session, "file_system_file_exists", file_path="~/documents/").message
     call_ok(session, "file_system_create_file", file_path="~/documents/todo.txt", content="new", overwrite=True)
     assert _file(world, out["file_path"])["content"] == "new" and _file(world, out["file_path"])["id"] == row["id"]
     call_ok(session, "file_system_delete_file", file_path="~/documents/todo.txt")
@@ -55,9 +55,10 @@ def test_create_show_update_delete_file(session, world):
 def test_file_failures(session, world):
     call_ok(session, "file_system_create_file", file_path="~/a.txt", content="x")
     assert "already exists" in call_err(session, "file_system_create_file", file_path="~/a.txt").message
-    assert "parent directory" in call_err(session, "file_system_create_file", file_path="~/nope/a.txt").message
+    call_ok(session, "file_system_create_file", file_path="~/nope/deeper/a.txt")  # parents made, as AppWorld
+    assert call_ok(session, "file_system_directory_exists", directory_path="~/nope/deeper") == {"exists": True}
     assert "absolute path" in call_err(session, "file_system_create_file", file_path="a.txt").message
-    assert "directory" in call_err(session, "file_system_create_file", file_path="~/photos").message
+    assert "extension" in call_err(session, "file_system_create_file", file_path="~/photos").message
     assert "does not exist" in call_err(session, "file_system_show_file", file_path="~/missing.txt").message
     assert "is a directory" in call_err(session, "file_system_show_file", file_path="~/photos/").message
     assert "does not exist" in call_err(session, "file_system_update_file", file_path="~/b.txt", content="").message
@@ -136,7 +137,8 @@ def test_show_directory_filters(tree):
     assert root == ["/home/"]
     assert f"{HOME}/photos/" in call_ok(session, "file_system_show_directory")
     assert "entry_type" in call_err(session, "file_system_show_directory", entry_type="links").message
-    assert "is a file" in call_err(session, "file_system_show_directory", directory_path="~/trips/plan.txt").message
+    assert "must not have an extension" in call_err(session, "file_system_show_directory",
+                                                    directory_path="~/trips/plan.txt").message
 
 
 def test_copy_move_delete_directory(tree, world):
@@ -275,3 +277,14 @@ def test_access_token_helpers(session, world):
     with pytest.raises(ValueError, match="does not exist"):
         api.read_file(world, token, "~/none.txt")
     assert current_user(world, "file_system")["id"] == MAIN_ID
+
+
+def test_path_rules_as_appworld(session, world):
+    """AppWorld's path rules: no double slashes, files have an extension and directories none."""
+    before = world.snapshot()
+    assert "double slashes" in call_err(session, "file_system_create_file", file_path="~/documents//a.txt").message
+    assert "must have an extension" in call_err(session, "file_system_create_file", file_path="~/documents/a").message
+    assert "must not have an extension" in call_err(session, "file_system_create_directory",
+                                                    directory_path="~/v1.2").message
+    assert "double slashes" in call_err(session, "file_system_show_directory", directory_path="//").message
+    assert world.diff(before).empty
