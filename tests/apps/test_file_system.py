@@ -60,7 +60,7 @@ def test_file_failures(session, world):
     assert "absolute path" in call_err(session, "file_system_create_file", file_path="a.txt").message
     assert "extension" in call_err(session, "file_system_create_file", file_path="~/photos").message
     assert "does not exist" in call_err(session, "file_system_show_file", file_path="~/missing.txt").message
-    assert "is a directory" in call_err(session, "file_system_show_file", file_path="~/photos/").message
+    assert "must have an extension" in call_err(session, "file_system_show_file", file_path="~/photos/").message
     assert "does not exist" in call_err(session, "file_system_update_file", file_path="~/b.txt", content="").message
     before = world.snapshot()
     assert "does not exist" in call_err(session, "file_system_delete_file", file_path="~/b.txt").message
