@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 
@@ -109,12 +111,16 @@ def test_premium_subscription_and_receipt(session, world):
                                         duration="monthly").message
     first = call_ok(session, "spotify_subscribe_premium", payment_card_id=card["payment_card_id"],
                     duration="monthly")["premium_subscription_id"]
+    assert "already a premium member" in call_err(session, "spotify_subscribe_premium",  # AppWorld refuses
+                                                  payment_card_id=card["payment_card_id"], duration="yearly").message
+    world.clock.reference_time += timedelta(days=31)  # the month is over: Premium can be bought again
     second = call_ok(session, "spotify_subscribe_premium", payment_card_id=card["payment_card_id"],
                      duration="yearly")["premium_subscription_id"]
+    world.clock.reference_time -= timedelta(days=31)
     subs = call_ok(session, "spotify_show_premium_subscriptions")
     assert [s["premium_subscription_id"] for s in subs] == [second, first]
     assert subs[1]["start_date"] == "2026-04-16T23:51:15" and subs[1]["end_date"] == "2026-05-16T23:51:15"
-    assert subs[0]["start_date"] == subs[1]["end_date"] and subs[0]["end_date"] == "2027-05-16T23:51:15"
+    assert subs[0]["start_date"] == "2026-05-17T23:51:15" and subs[0]["end_date"] == "2027-05-17T23:51:15"
     assert subs[0]["paid_amount"] == 100.0 and subs[0]["payment_card_digits"] == str(card["card_number"])[-4:]
     assert call_ok(session, "spotify_show_account")["is_premium"] is True
     assert world.get("spotify.users", MAIN_ID)["is_premium"] is True

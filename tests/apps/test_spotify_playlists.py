@@ -36,6 +36,7 @@ def test_create_fill_show_update_delete(session, world):
     assert "Nothing to update" in call_err(session, "spotify_update_playlist", playlist_id=pid).message
     assert "title" in call_err(session, "spotify_update_playlist", playlist_id=pid, title="").message
     assert "title" in call_err(session, "spotify_create_playlist", title="  ").message
+    assert "titles must be unique" in call_err(session, "spotify_create_playlist", title="Road Trip").message
     call_ok(session, "spotify_delete_playlist", playlist_id=pid)
     assert world.get("spotify.playlists", pid) is None
     assert world.select("spotify.playlist_songs", "playlist_id = ?", (pid,)) == []
