@@ -26,6 +26,22 @@ CODE = re.compile(r"code is:?\s*([A-Za-z0-9]+)")
 APPS = ("gmail", "phone", "amazon", "file_system", "simple_note", "splitwise", "spotify", "todoist", "venmo")
 
 
+def resolve(value: Any, results: dict[str, Any], latest_code: Any) -> Any:
+    """A step's argument with its references filled in: ``"$label.field"`` from an earlier step's result,
+    ``"$code:<email>"`` from the newest mailed code (``latest_code(email)``). Shared with our side."""
+    if isinstance(value, str) and value.startswith("$code:"):
+        return latest_code(value.removeprefix("$code:"))
+    if isinstance(value, str) and value.startswith("$"):
+        label, _, field = value[1:].partition(".")
+        got = results.get(label)
+        return got.get(field) if isinstance(got, dict) else None
+    if isinstance(value, list):
+        return [resolve(v, results, latest_code) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve(v, results, latest_code) for k, v in value.items()}
+    return value
+
+
 class AppWorldSide:
     """One sequence's AppWorld: fresh in-memory databases, frozen time, the plan's people."""
 
@@ -95,19 +111,6 @@ class AppWorldSide:
         self.requester.time_freezer_or_id = set_local_date_and_time(self.now)
 
     # ------------------------------------------------------------------------------------------ steps
-    def resolve(self, value: Any) -> Any:
-        if isinstance(value, str) and value.startswith("$code:"):
-            return self.latest_code(value.removeprefix("$code:"))
-        if isinstance(value, str) and value.startswith("$"):
-            label, _, field = value[1:].partition(".")
-            got = self.results.get(label)
-            return got.get(field) if isinstance(got, dict) else None
-        if isinstance(value, list):
-            return [self.resolve(v) for v in value]
-        if isinstance(value, dict):
-            return {k: self.resolve(v) for k, v in value.items()}
-        return value
-
     def token(self, person: str, app: str) -> str:
         """A token for the person in the app, from the app's own login (cached until a logout)."""
         key = (person, app)
@@ -127,7 +130,7 @@ class AppWorldSide:
             self.advance(step["advance_minutes"])
             return {"skip": True}
         app, api = step["app"], step["api"]
-        args = self.resolve(step.get("args", {}))
+        args = resolve(step.get("args", {}), self.results, self.latest_code)
         from appworld.requester import _get_api_name_to_doc
 
         docs = _get_api_name_to_doc(app, include_private_apis=False)

@@ -6,12 +6,12 @@ sign up to every app through our own signup tools and are then marked verified, 
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Any
 
 from mmtsb.apps.accounts import identity_column
 from mmtsb.apps.base_world import world_tables
+from mmtsb.testing.appworld.appworld_side import CODE, resolve
 from mmtsb.testing.appworld.plan import APPS, PEOPLE, START, Sequence, Step
 from mmtsb.tools.session import ToolSession
 from mmtsb.tools.toolbox import full_registry
@@ -19,7 +19,6 @@ from mmtsb.world import device
 from mmtsb.world.clock import Clock
 from mmtsb.world.world import World
 
-CODE = re.compile(r"code is:?\s*([A-Za-z0-9]+)")
 #: sign-up order: the apps that deliver codes first, as on the AppWorld side
 SIGNUP_ORDER = ("gmail", "phone", "amazon", "file_system", "simple_note", "splitwise", "spotify", "todoist", "venmo")
 
@@ -60,19 +59,6 @@ class OurSide:
                 return found.group(1)
         return "no-code"
 
-    def resolve(self, value: Any) -> Any:
-        if isinstance(value, str) and value.startswith("$code:"):
-            return self.latest_code(value.removeprefix("$code:"))
-        if isinstance(value, str) and value.startswith("$"):
-            label, _, key = value[1:].partition(".")
-            got = self.results.get(label)
-            return got.get(key) if isinstance(got, dict) else None
-        if isinstance(value, list):
-            return [self.resolve(v) for v in value]
-        if isinstance(value, dict):
-            return {k: self.resolve(v) for k, v in value.items()}
-        return value
-
     def _act_as(self, step: Step) -> None:
         """Log ``step.as_`` into the step's app (or log out when nobody acts), unless already so."""
         if step.as_ is None:
@@ -92,7 +78,7 @@ class OurSide:
         if step.api not in ("login",):
             self._act_as(step)
         before = self.world.snapshot()
-        out = self.session.call(step.tool, self.resolve(step.args))
+        out = self.session.call(step.tool, resolve(step.args, self.results, self.latest_code))
         changed = sorted(k for k in self.world.diff(before).tables if k.split(".", 1)[0] in APPS)
         if step.label and out.ok:
             self.results[step.label] = out.value if isinstance(out.value, dict) else {"list": out.value}
