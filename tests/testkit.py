@@ -29,6 +29,13 @@ def call_err(session, name, **args):
     return out.error
 
 
+def mailed_code(world, app: str, identity: str, kind: str) -> str:
+    """The latest verification (``verify``) or password-reset (``reset``) code of an account, as mailed to it."""
+    column = "verification_code" if kind == "verify" else "password_reset_code"
+    ident = "phone_number" if app == "phone" else "email"
+    return world.select(f"{app}.users", f"{ident} = ?", (identity,))[0][column]
+
+
 def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run ``coro`` in a fresh loop, then drain litellm's background logging before the loop closes."""
     from mmtsb.llm import flush_litellm_logging

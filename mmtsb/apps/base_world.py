@@ -8,7 +8,7 @@ from datetime import datetime
 from random import Random
 
 from mmtsb.apps import account_apps, all_apps, all_tables
-from mmtsb.apps.accounts import code_tables, identity_column
+from mmtsb.apps.accounts import identity_column
 from mmtsb.apps.base import BaseContext
 from mmtsb.world import device
 from mmtsb.world.clock import Clock
@@ -19,7 +19,7 @@ from mmtsb.world.world import Snapshot, World
 
 def world_tables() -> list:
     """Every table a World holds: harness bookkeeping plus every app's tables."""
-    return [*device.core_tables(), *code_tables(), *all_tables()]
+    return [*device.core_tables(), *all_tables()]
 
 
 def build_base_world(main_email: str, main_user_id: int, reference_time: datetime | str, *, frozen_clock: bool = True,

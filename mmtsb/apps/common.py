@@ -23,15 +23,33 @@ def api_error(message: str) -> ValueError:
     return ValueError(f"API error: {message}")
 
 
+def validation_error(field: str, reason: str) -> ValueError:
+    """AppWorld's error for an argument its request validation refuses (a blank name, a short password):
+    ``Validation error. Reason: <field>: <reason>``."""
+    return api_error(f"Validation error. Reason: {field}: {reason}")
+
+
+def unauthorized_error(app: str) -> ValueError:
+    """AppWorld's per-app 401 error: the token is missing, invalid or expired (or its account is gone)."""
+    return api_error(f"You are either not authorized to access this {app} API endpoint or your access token is "
+                     "missing, invalid or expired.")
+
+
 def current_user(world: World, app: str) -> dict[str, Any]:
-    """The row of ``<app>.users`` for the account logged in to ``app`` (PermissionError if logged out)."""
+    """The row of ``<app>.users`` for the account logged in to ``app``.
+
+    PermissionError when logged out (the reference's own check, before AppWorld is asked); AppWorld's 401 error
+    when the session's token has expired or its account no longer exists.
+    """
     session = device.session_of(world, app)
     if session is None:
         raise PermissionError(f"Not authenticated to {app}. Call {app}_login() first.")
+    if device.session_expired(world, session):
+        raise unauthorized_error(app)
     column = "phone_number" if app == "phone" else "email"
     rows = world.select(f"{app}.users", f'"{column}" = ?', (session["username"],))
     if not rows:
-        raise api_error(f"The account {session['username']!r} no longer exists in {app}.")
+        raise unauthorized_error(app)
     return rows[0]
 
 
@@ -80,11 +98,14 @@ def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | Non
 
 
 def parse_sort_by(sort_by: str | None, allowed: Iterable[str]) -> tuple[str, bool] | None:
-    """``"-created_at"`` -> ``("created_at", True)``; validates the attribute against ``allowed``."""
+    """``"-created_at"`` -> ``("created_at", True)``; validates the prefix (AppWorld requires one) and the
+    attribute against ``allowed``."""
     if sort_by is None or sort_by == "":
         return None
     allowed = list(allowed)
     text = sort_by.strip()
+    if not text.startswith(("+", "-")):
+        raise api_error("The sort_by parameter must start with + or -.")
     descending = text.startswith("-")
     attr = text.lstrip("+-").strip()
     if attr not in allowed:
@@ -155,7 +176,7 @@ def parse_date(text: str, field: str) -> datetime:
 
 def require_non_empty(value: str | None, field: str) -> str:
     if value is None or not str(value).strip():
-        raise api_error(f"{field} must not be empty.")
+        raise validation_error(field, "ensure this value has at least 1 characters")
     return value
 
 

@@ -9,6 +9,7 @@ kept for the app names it is given.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from typing import Any
 
 from mmtsb.world.schema import Table, table
@@ -24,7 +25,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {"cellular": True, "wifi": True, "location_se
 def core_tables() -> list[Table]:
     """Tables every World has regardless of apps."""
     return [table("main", "auth_sessions", {"app": "str", "username": "str", "access_token": "str",
-                                            "token_type": "str"}, primary_key="app", internal=True)]
+                                            "token_type": "str", "expires_at": "datetime"}, primary_key="app",
+                  internal=True)]
 
 
 def settings(world: World) -> dict[str, Any]:
@@ -40,12 +42,22 @@ def network_available(world: World) -> bool:
     return bool(s.get("cellular")) or bool(s.get("wifi"))
 
 
-def login(world: World, app: str, username: str) -> dict[str, str]:
-    """Open a session for ``app``; returns ``{access_token, token_type}`` as the AppWorld login does."""
+def login(world: World, app: str, username: str, *, expires_at: datetime | None = None) -> dict[str, str]:
+    """Open a session for ``app``; returns ``{access_token, token_type}`` as the AppWorld login does.
+
+    ``expires_at`` (world time) ends the token's validity; None keeps it for the whole episode (the base world's
+    auto-login: the reference freezes AppWorld's clock, so its tokens never expire)."""
     token = hashlib.sha256(f"{app}:{username}:{world.now().isoformat()}".encode()).hexdigest()[:40]
-    world.insert(AUTH_TABLE, {"app": app, "username": username, "access_token": token, "token_type": "Bearer"},
-                 replace=True)
+    expires = None if expires_at is None else expires_at.replace(tzinfo=None).isoformat(timespec="seconds")
+    world.insert(AUTH_TABLE, {"app": app, "username": username, "access_token": token, "token_type": "Bearer",
+                              "expires_at": expires}, replace=True)
     return {"access_token": token, "token_type": "Bearer"}
+
+
+def session_expired(world: World, session: dict[str, Any]) -> bool:
+    """Whether a session's token has expired at the world's current time."""
+    expires = session.get("expires_at")
+    return expires is not None and datetime.fromisoformat(str(expires)) < world.clock.now_naive()
 
 
 def logout(world: World, app: str) -> None:

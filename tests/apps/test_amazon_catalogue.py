@@ -1,6 +1,6 @@
 """Amazon: the generated catalogue, product search and browsing, sellers, account and browsing history."""
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 from mmtsb.apps.amazon.catalogue import catalogue
 
@@ -116,24 +116,24 @@ def test_account_tools(session, world):
     assert acct["email"] == MAIN_EMAIL and acct["is_prime"] is False and acct["verified"] is True
     assert call_ok(session, "amazon_show_profile", email=MAIN_EMAIL)["first_name"] == "Brenda"
     assert call_ok(session, "amazon_show_profile")["email"] == MAIN_EMAIL
-    assert "Invalid email" in call_err(session, "amazon_show_profile", email="not-an-email").message
+    assert "not a valid email" in call_err(session, "amazon_show_profile", email="not-an-email").message
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "amazon_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "amazon_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
     assert "Invalid credentials" in call_err(session, "amazon_login", username="ann@lee.com", password="no").message
     call_ok(session, "amazon_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "amazon_verify_account", email="ann@lee.com",
+    assert "Invalid verification code" in call_err(session, "amazon_verify_account", email="ann@lee.com",
                                  verification_code="000").message
     assert "No amazon account" in call_err(session, "amazon_send_verification_code", email="x@y.com").message
     call_ok(session, "amazon_send_password_reset_code", email="ann@lee.com")
-    assert "Invalid email" in call_err(session, "amazon_send_password_reset_code", email="ann").message
-    assert "invalid" in call_err(session, "amazon_reset_password", email="ann@lee.com", password_reset_code="1",
+    assert "not a valid email" in call_err(session, "amazon_send_password_reset_code", email="ann").message
+    assert "Invalid password reset code" in call_err(session, "amazon_reset_password", email="ann@lee.com", password_reset_code="1",
                                  new_password="abcdef").message
-    codes = "main.account_codes"
     call_ok(session, "amazon_verify_account", email="ann@lee.com",
-            verification_code=world.get(codes, "amazon:verify:ann@lee.com")["code"])
+            verification_code=mailed_code(world, "amazon", "ann@lee.com", "verify"))
     call_ok(session, "amazon_reset_password", email="ann@lee.com", new_password="secret1",
-            password_reset_code=world.get(codes, "amazon:reset:ann@lee.com")["code"])
+            password_reset_code=mailed_code(world, "amazon", "ann@lee.com", "reset"))
     call_ok(session, "amazon_login", username="ann@lee.com", password="secret1")
     ann = call_ok(session, "amazon_show_account")
     assert ann["email"] == "ann@lee.com" and ann["verified"] is True and ann["track_browsing_history"] is True

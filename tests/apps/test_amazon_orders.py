@@ -76,6 +76,9 @@ def test_orders_listing_purchases_and_last_purchase(session, world):
     assert [o["order_id"] for o in call_ok(session, "amazon_show_orders", sort_by="+created_at")] == [o1, o2]
     assert [o["order_id"] for o in call_ok(session, "amazon_show_orders", query="earbuds")] == [o2]
     assert "sort_by" in call_err(session, "amazon_show_orders", sort_by="-total").message
+    totals = {o["order_id"]: o["total_cost"] for o in call_ok(session, "amazon_show_orders")}
+    by_paid = [o["order_id"] for o in call_ok(session, "amazon_show_orders", sort_by="-paid_amount")]
+    assert by_paid == sorted(totals, key=lambda oid: -totals[oid])  # AppWorld's paid_amount: the order total
     purchases = call_ok(session, "amazon_show_product_purchases")
     assert [p["product_id"] for p in purchases][-1] == first["id"] and len(purchases) == 3
     assert purchases[0]["last_order_id"] == o2
@@ -215,6 +218,10 @@ def test_addresses_copied_from_the_supervisor(session, world):
     row = world.get("amazon.addresses", added["address_id"])
     assert (row["city"], row["zip_code"], row["street_address"]) == ("Tacoma", "98401", work["street_address"])
     assert "Nothing to update" in call_err(session, "amazon_update_address", address_id=added["address_id"]).message
+    clash = session.call("amazon_add_address", {**fields, "street_address": "9 Other Rd", "zip_code": 98001})
+    assert not clash.ok and "address names must be unique" in clash.error.message  # AppWorld: (user, name)
+    rename = session.call("amazon_update_address", {"address_id": added["address_id"], "name": "Home"})
+    assert not rename.ok and "address names must be unique" in rename.error.message
     call_ok(session, "amazon_add_product_to_cart", product_id=4)
     order_id = call_ok(session, "amazon_place_order", payment_card_id=MAIN_ID,
                        address_id=added["address_id"])["order_id"]

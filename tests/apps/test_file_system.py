@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 FILES = "file_system.files"
 DIRS = "file_system.directories"
@@ -44,7 +44,7 @@ def test_create_show_update_delete_file(session, world):
     call_ok(session, "file_system_update_file", file_path="~/documents/../documents/todo.txt", content="eggs")
     assert _file(world, out["file_path"])["content"] == "eggs"
     assert call_ok(session, "file_system_file_exists", file_path="~/documents/todo.txt") == {"exists": True}
-    assert call_ok(session, "file_system_file_exists", file_path="~/documents/") == {"exists": False}
+    assert "must have an extension" in call_err(session, "file_system_file_exists", file_path="~/documents/").message
     call_ok(session, "file_system_create_file", file_path="~/documents/todo.txt", content="new", overwrite=True)
     assert _file(world, out["file_path"])["content"] == "new" and _file(world, out["file_path"])["id"] == row["id"]
     call_ok(session, "file_system_delete_file", file_path="~/documents/todo.txt")
@@ -55,11 +55,12 @@ def test_create_show_update_delete_file(session, world):
 def test_file_failures(session, world):
     call_ok(session, "file_system_create_file", file_path="~/a.txt", content="x")
     assert "already exists" in call_err(session, "file_system_create_file", file_path="~/a.txt").message
-    assert "parent directory" in call_err(session, "file_system_create_file", file_path="~/nope/a.txt").message
+    call_ok(session, "file_system_create_file", file_path="~/nope/deeper/a.txt")  # parents made, as AppWorld
+    assert call_ok(session, "file_system_directory_exists", directory_path="~/nope/deeper") == {"exists": True}
     assert "absolute path" in call_err(session, "file_system_create_file", file_path="a.txt").message
-    assert "directory" in call_err(session, "file_system_create_file", file_path="~/photos").message
+    assert "extension" in call_err(session, "file_system_create_file", file_path="~/photos").message
     assert "does not exist" in call_err(session, "file_system_show_file", file_path="~/missing.txt").message
-    assert "is a directory" in call_err(session, "file_system_show_file", file_path="~/photos/").message
+    assert "must have an extension" in call_err(session, "file_system_show_file", file_path="~/photos/").message
     assert "does not exist" in call_err(session, "file_system_update_file", file_path="~/b.txt", content="").message
     before = world.snapshot()
     assert "does not exist" in call_err(session, "file_system_delete_file", file_path="~/b.txt").message
@@ -136,7 +137,8 @@ def test_show_directory_filters(tree):
     assert root == ["/home/"]
     assert f"{HOME}/photos/" in call_ok(session, "file_system_show_directory")
     assert "entry_type" in call_err(session, "file_system_show_directory", entry_type="links").message
-    assert "is a file" in call_err(session, "file_system_show_directory", directory_path="~/trips/plan.txt").message
+    assert "must not have an extension" in call_err(session, "file_system_show_directory",
+                                                    directory_path="~/trips/plan.txt").message
 
 
 def test_copy_move_delete_directory(tree, world):
@@ -212,21 +214,22 @@ def test_account_tools(session, world):
     assert acct["email"] == MAIN_EMAIL and acct["verified"] is True
     assert call_ok(session, "file_system_show_profile", email=MAIN_EMAIL)["first_name"] == "Brenda"
     assert "No file_system user" in call_err(session, "file_system_show_profile", email="nobody@x.com").message
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "file_system_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "file_system_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
     assert "Invalid credentials" in call_err(session, "file_system_login", username="ann@lee.com",
                                              password="wrong").message
     call_ok(session, "file_system_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "file_system_verify_account", email="ann@lee.com",
+    assert "Invalid verification code" in call_err(session, "file_system_verify_account", email="ann@lee.com",
                                  verification_code="000").message
-    code = world.get("main.account_codes", "file_system:verify:ann@lee.com")["code"]
+    code = mailed_code(world, "file_system", "ann@lee.com", "verify")
     call_ok(session, "file_system_verify_account", email="ann@lee.com", verification_code=code)
     assert world.select("file_system.users", "email = ?", ("ann@lee.com",))[0]["verified"] is True
     call_ok(session, "file_system_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "file_system_reset_password", email="ann@lee.com",
+    assert "Invalid password reset code" in call_err(session, "file_system_reset_password", email="ann@lee.com",
                                  password_reset_code="1", new_password="abcdef").message
-    code = world.get("main.account_codes", "file_system:reset:ann@lee.com")["code"]
+    code = mailed_code(world, "file_system", "ann@lee.com", "reset")
     call_ok(session, "file_system_reset_password", email="ann@lee.com", password_reset_code=code,
             new_password="secret1")
     assert "No file_system account" in call_err(session, "file_system_send_verification_code",
@@ -274,3 +277,14 @@ def test_access_token_helpers(session, world):
     with pytest.raises(ValueError, match="does not exist"):
         api.read_file(world, token, "~/none.txt")
     assert current_user(world, "file_system")["id"] == MAIN_ID
+
+
+def test_path_rules_as_appworld(session, world):
+    """AppWorld's path rules: no double slashes, files have an extension and directories none."""
+    before = world.snapshot()
+    assert "double slashes" in call_err(session, "file_system_create_file", file_path="~/documents//a.txt").message
+    assert "must have an extension" in call_err(session, "file_system_create_file", file_path="~/documents/a").message
+    assert "must not have an extension" in call_err(session, "file_system_create_directory",
+                                                    directory_path="~/v1.2").message
+    assert "double slashes" in call_err(session, "file_system_show_directory", directory_path="//").message
+    assert world.diff(before).empty

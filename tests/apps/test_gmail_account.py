@@ -54,7 +54,7 @@ def test_password_reset_code_arrives_in_the_inbox(session, world):
     code = re.search(r"\b(\d{6})\b", body).group(1)
     sender = world.select("gmail.users", "email = ?", ("no-reply@gmail.com",))
     assert sender and sender[0]["first_name"] == "Gmail"
-    assert "invalid" in call_err(session, "gmail_reset_password", email=MAIN_EMAIL, password_reset_code="000000",
+    assert "Invalid password reset code" in call_err(session, "gmail_reset_password", email=MAIN_EMAIL, password_reset_code="000000",
                                  new_password="newpass1").message
     call_ok(session, "gmail_reset_password", email=MAIN_EMAIL, password_reset_code=code, new_password="newpass1")
     assert world.get("gmail.users", MAIN_ID)["password"] == "newpass1"

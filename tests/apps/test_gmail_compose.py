@@ -86,6 +86,8 @@ def test_reply_to_email(session, world):
     assert "not in email thread" in call_err(session, "gmail_reply_to_email", email_thread_id=tid, email_id=1234567,
                                              body="x").message
     assert "body" in call_err(session, "gmail_reply_to_email", email_thread_id=tid, email_id=eid, body="").message
+    assert "non-empty list" in call_err(session, "gmail_reply_to_email", email_thread_id=tid, email_id=eid, body="x",
+                                        email_addresses=[]).message
 
 
 def test_forwards(session, world, token, report_file):
@@ -149,13 +151,16 @@ def test_reply_drafts(session, world):
     dinner = call_ok(session, "gmail_show_inbox_threads", query="dinner")[0]
     tid, first = dinner["email_thread_id"], dinner["email_ids"][0]
     err = call_err(session, "gmail_create_draft", recipient_email_addresses=[ALEX], body="x", subject="Hi",
-                   belongs_to_email_thread_id=tid)
+                   belongs_to_email_thread_id=tid, response_to_email_id=first)
     assert "subject must be omitted" in err.message
     assert "is not in email thread" in call_err(session, "gmail_create_draft", recipient_email_addresses=[ALEX],
                                                 body="x", belongs_to_email_thread_id=tid,
                                                 response_to_email_id=4242).message
+    for half in (dict(belongs_to_email_thread_id=tid), dict(response_to_email_id=first)):  # AppWorld: both or neither
+        assert "both" in call_err(session, "gmail_create_draft", recipient_email_addresses=[ALEX], body="x",
+                                  **half).message
     did = call_ok(session, "gmail_create_draft", recipient_email_addresses=[ALEX], body="See you at 7",
-                  response_to_email_id=first)["draft_id"]
+                  belongs_to_email_thread_id=tid, response_to_email_id=first)["draft_id"]
     draft = call_ok(session, "gmail_show_draft", draft_id=did)
     assert draft["belongs_to_email_thread_id"] == tid and draft["subject"] == "Re: Dinner this Saturday?"
     assert call_ok(session, "gmail_show_thread", email_thread_id=tid)["draft_ids"] == [did]

@@ -160,9 +160,10 @@ def test_delete_email_in_thread_and_delete_thread(session, world):
     assert "does not exist" in call_err(session, "gmail_show_email", email_id=second).message
     msg = call_ok(session, "gmail_delete_email_in_thread", email_thread_id=tid, email_id=first)["message"]
     assert "thread was deleted" in msg and _row(world, tid) is None
-    photos = _thread(session, "photos")["email_thread_id"]
+    photos_thread = _thread(session, "photos")
+    photos = photos_thread["email_thread_id"]
     call_ok(session, "gmail_create_draft", recipient_email_addresses=[], body="reply later",
-            belongs_to_email_thread_id=photos)
+            belongs_to_email_thread_id=photos, response_to_email_id=photos_thread["email_ids"][-1])
     call_ok(session, "gmail_delete_thread", email_thread_id=photos)
     assert _row(world, photos) is None
     assert not world.select("gmail.drafts", "belongs_to_email_thread_id = ?", (photos,))

@@ -75,7 +75,7 @@ def test_password_reset_code_arrives_as_a_text(session, world):
     (text,) = call_ok(session, "messages_search_text_messages", query="reset code")
     assert text["sender"]["name"] == "Phone" and text["receiver"]["phone_number"] == number
     code = text["message"].rsplit(" ", 1)[1].rstrip(".")
-    assert "invalid" in call_err(session, "phone_reset_password", phone_number=number, password_reset_code="0",
+    assert "Invalid password reset code" in call_err(session, "phone_reset_password", phone_number=number, password_reset_code="0",
                                  new_password="newpass1").message
     call_ok(session, "phone_reset_password", phone_number=number, password_reset_code=code, new_password="newpass1")
     assert world.get("phone.users", MAIN_ID)["password"] == "newpass1"

@@ -49,7 +49,7 @@ def test_validation_errors(session, world):
     cid = _add(session)
     assert "already exists" in call_err(session, "contacts_add_contact", first_name="X", last_name="Y",
                                         email="DANA@fbi.gov").message
-    assert "Invalid email" in call_err(session, "contacts_add_contact", first_name="X", last_name="Y",
+    assert "not a valid email" in call_err(session, "contacts_add_contact", first_name="X", last_name="Y",
                                        email="not-an-email").message
     assert "first_name" in call_err(session, "contacts_add_contact", first_name="", last_name="Y",
                                     email="x@y.com").message

@@ -1,6 +1,6 @@
 """SimpleNote: every tool on its happy path and on a failure path."""
 
-from testkit import MAIN_EMAIL, call_err, call_ok
+from testkit import MAIN_EMAIL, call_err, call_ok, mailed_code
 
 
 def test_create_show_update_search_delete(session, world):
@@ -36,22 +36,26 @@ def test_failures_are_observations_and_roll_back(session, world):
     assert world.diff(before).empty
 
 
-def test_account_tools(session):
+def test_account_tools(session, world):
     acct = call_ok(session, "simple_note_show_account")
     assert acct["email"] == MAIN_EMAIL and acct["verified"] is True
     assert call_ok(session, "simple_note_show_profile", email=MAIN_EMAIL)["first_name"] == "Brenda"
     assert "No simple_note user" in call_err(session, "simple_note_show_profile", email="nobody@x.com").message
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "simple_note_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "simple_note_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
     assert "Invalid credentials" in call_err(session, "simple_note_login", username="ann@lee.com",
                                              password="wrong").message
     call_ok(session, "simple_note_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "simple_note_verify_account", email="ann@lee.com",
+    assert "Invalid verification code" in call_err(session, "simple_note_verify_account", email="ann@lee.com",
                                  verification_code="000").message
     call_ok(session, "simple_note_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "simple_note_reset_password", email="ann@lee.com",
+    assert "Invalid password reset code" in call_err(session, "simple_note_reset_password", email="ann@lee.com",
                                  password_reset_code="1", new_password="abcdef").message
+    assert "not verified" in call_err(session, "simple_note_login", username="ann@lee.com", password="secret1").message
+    call_ok(session, "simple_note_verify_account", email="ann@lee.com",
+            verification_code=mailed_code(world, "simple_note", "ann@lee.com", "verify"))
     call_ok(session, "simple_note_login", username="ann@lee.com", password="secret1")
     assert call_ok(session, "simple_note_show_account")["email"] == "ann@lee.com"
     call_ok(session, "simple_note_update_account_name", first_name="Anne")
@@ -64,3 +68,27 @@ def test_account_tools(session):
     call_ok(session, "simple_note_delete_account")
     assert "Invalid credentials" in call_err(session, "simple_note_login", username="ann@lee.com",
                                              password="secret1").message
+
+
+def test_titles_are_unique_and_tags_not_blank(session, world):
+    """AppWorld's rules: a user's note titles are distinct (create and rename), a blank tag is refused, and
+    tags are stored without surrounding blanks."""
+    first = call_ok(session, "simple_note_create_note", title="Plan", content="a", tags=[" trip "])["note_id"]
+    assert world.get("simple_note.notes", first)["tags"] == ["trip"]
+    before = world.snapshot()
+    assert "already exists" in call_err(session, "simple_note_create_note", title="Plan", content="b").message
+    assert "Tags must be at least 1 character" in call_err(session, "simple_note_create_note", title="Other",
+                                                           content="b", tags=["ok", "  "]).message
+    assert world.diff(before).empty
+    other = call_ok(session, "simple_note_create_note", title="Other", content="b")["note_id"]
+    assert "already exists" in call_err(session, "simple_note_update_note", note_id=other, title="Plan").message
+    call_ok(session, "simple_note_update_note", note_id=first, title="Plan", content="same title is fine")
+
+
+def test_sort_by_pinned_and_sort_prefix(session):
+    call_ok(session, "simple_note_create_note", title="Loose", content="x")
+    call_ok(session, "simple_note_create_note", title="Pinned one", content="x", pinned=True)
+    listed = call_ok(session, "simple_note_search_notes", sort_by="-pinned", dont_reorder_pinned=True, page_limit=20)
+    pins = [n["pinned"] for n in listed]
+    assert pins == sorted(pins, reverse=True) and pins[0] is True
+    assert "must start with + or -" in call_err(session, "simple_note_search_notes", sort_by="created_at").message

@@ -1,6 +1,6 @@
 """Splitwise accounts, user search and notifications: happy paths and failure paths."""
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 from mmtsb.world import device
 
@@ -22,6 +22,7 @@ def test_account_tools(session, world):
     assert call_ok(session, "splitwise_show_profile")["first_name"] == "Brenda"
     assert call_ok(session, "splitwise_show_profile", email=MAIN_EMAIL)["last_name"] == "Webster"
     assert "No splitwise user" in call_err(session, "splitwise_show_profile", email="nobody@x.com").message
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "splitwise_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "splitwise_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
@@ -30,14 +31,14 @@ def test_account_tools(session, world):
     assert "Invalid credentials" in call_err(session, "splitwise_login", username="ann@lee.com",
                                              password="bad").message
     call_ok(session, "splitwise_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "splitwise_verify_account", email="ann@lee.com",
+    assert "Invalid verification code" in call_err(session, "splitwise_verify_account", email="ann@lee.com",
                                  verification_code="0").message
-    code = world.get("main.account_codes", "splitwise:verify:ann@lee.com")["code"]
+    code = mailed_code(world, "splitwise", "ann@lee.com", "verify")
     call_ok(session, "splitwise_verify_account", email="ann@lee.com", verification_code=code)
     call_ok(session, "splitwise_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "splitwise_reset_password", email="ann@lee.com", password_reset_code="1",
+    assert "Invalid password reset code" in call_err(session, "splitwise_reset_password", email="ann@lee.com", password_reset_code="1",
                                  new_password="abcdef").message
-    code = world.get("main.account_codes", "splitwise:reset:ann@lee.com")["code"]
+    code = mailed_code(world, "splitwise", "ann@lee.com", "reset")
     call_ok(session, "splitwise_reset_password", email="ann@lee.com", password_reset_code=code,
             new_password="newpass1")
     assert "No splitwise account" in call_err(session, "splitwise_send_password_reset_code",

@@ -51,7 +51,7 @@ def test_debtors_only_and_custom_amounts(session, world):
                     debtor_emails=[b])["expense_id"]
     assert shares(world, whole) == {3: 45.5}
     custom = call_ok(session, "splitwise_record_expense", description="Groceries", paid_amount=60,
-                     payer_email=b, debtor_emails=[MAIN_EMAIL, c], debt_amounts=[25, 15.25])["expense_id"]
+                     payer_email=b, debtor_emails=[MAIN_EMAIL, c, b], debt_amounts=[25, 15.25, 19.75])["expense_id"]
     row = world.get(EXPENSES, custom)
     assert row["payer_id"] == 3 and row["participant_ids"] == [3, MAIN_ID, 4]
     assert shares(world, custom) == {MAIN_ID: 25.0, 4: 15.25}
@@ -60,6 +60,20 @@ def test_debtors_only_and_custom_amounts(session, world):
     eid = call_ok(session, "splitwise_record_expense", description="Toys", paid_amount=float_total,
                   payer_email=MAIN_EMAIL, debtor_emails=[MAIN_EMAIL, c])["expense_id"]
     assert world.get(EXPENSES, eid)["amount"] == 153.44 and shares(world, eid) == {4: 76.72}
+
+
+def test_shares_must_add_up_to_the_paid_amount(session, world):
+    """Money integrity (AppWorld's rule): debt amounts that leave part of the total unowned are refused, whether
+    or not the payer is listed; a few cents of rounding (thirds) are accepted, as AppWorld accepts them."""
+    b, c = email_of(world, 3), email_of(world, 4)
+    before = world.snapshot()
+    err = call_err(session, "splitwise_record_expense", description="Dinner", paid_amount=90, payer_email=MAIN_EMAIL,
+                   debtor_emails=[b, c], debt_amounts=[30, 30])
+    assert "must be equal to the total amount" in err.message and "60.00" in err.message
+    assert world.diff(before).empty
+    eid = call_ok(session, "splitwise_record_expense", description="Dinner", paid_amount=100,
+                  payer_email=MAIN_EMAIL, debtor_emails=[MAIN_EMAIL, b, c], debt_amounts=[33.33, 33.33, 33.33])
+    assert shares(world, eid["expense_id"]) == {3: 33.33, 4: 33.33}
 
 
 def test_record_failures_write_nothing(session, world):
@@ -76,9 +90,9 @@ def test_record_failures_write_nothing(session, world):
         (dict(description="x", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[b], debt_amounts=[1, 2]),
          "one amount per debtor"),
         (dict(description="x", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[b], debt_amounts=[11]),
-         "more than paid_amount"),
+         "must be equal to the total"),
         (dict(description="x", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[MAIN_EMAIL, b],
-              debt_amounts=[2, 3]), "exactly"),
+              debt_amounts=[2, 3]), "must be equal to the total"),
         (dict(description="x", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[b], debt_amounts=[-1]),
          "debt_amounts[0]"),
         (dict(description="x", paid_amount=10, payer_email=b, debtor_emails=[email_of(world, 4)]), "take part"),
@@ -114,7 +128,9 @@ def test_update_delete_undelete(session, world):
                   debtor_emails=[MAIN_EMAIL, b, c])["expense_id"]
     call_ok(session, "splitwise_update_expense", expense_id=eid, paid_amount=45)  # same people, new amount
     assert shares(world, eid) == {3: 15.0, 4: 15.0} and world.get(EXPENSES, eid)["amount"] == 45.0
-    call_ok(session, "splitwise_update_expense", expense_id=eid, debtor_emails=[b], debt_amounts=[20])
+    assert "must be equal to the total" in call_err(session, "splitwise_update_expense", expense_id=eid,
+                                                    debtor_emails=[b], debt_amounts=[20]).message
+    call_ok(session, "splitwise_update_expense", expense_id=eid, debtor_emails=[MAIN_EMAIL, b], debt_amounts=[25, 20])
     assert shares(world, eid) == {3: 20.0}
     assert world.get(EXPENSES, eid)["participant_ids"] == [MAIN_ID, 3]
     call_ok(session, "splitwise_update_expense", expense_id=eid, payer_email=b, description="Cab home")

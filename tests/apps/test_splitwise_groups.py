@@ -118,3 +118,14 @@ def test_members_codes_and_leaving(session, world):
     call_ok(session, "splitwise_exit_group", group_id=gid)
     assert 9 not in member_ids(world, gid)
     assert "not a member" in call_err(session, "splitwise_exit_group", group_id=gid).message
+
+
+def test_group_names_are_unique_per_creator(session, world):
+    """AppWorld's uniqueness of (creator, name), on create and on rename."""
+    first = call_ok(session, "splitwise_create_group", name="Flat", member_emails=[])["group_id"]
+    assert "group names must be unique" in call_err(session, "splitwise_create_group", name="Flat",
+                                                    member_emails=[]).message
+    other = call_ok(session, "splitwise_create_group", name="Trip 2", member_emails=[])["group_id"]
+    assert "group names must be unique" in call_err(session, "splitwise_update_group", group_id=other,
+                                                    name="Flat").message
+    call_ok(session, "splitwise_update_group", group_id=first, name="Flat", description="same name is fine")

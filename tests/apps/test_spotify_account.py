@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from datetime import timedelta
+
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 
 def test_account_tools(session, world):
@@ -11,6 +13,7 @@ def test_account_tools(session, world):
     assert call_ok(session, "spotify_show_profile")["email"] == MAIN_EMAIL
     assert call_ok(session, "spotify_show_profile", email=MAIN_EMAIL)["first_name"] == "Brenda"
     assert "No spotify user" in call_err(session, "spotify_show_profile", email="nobody@x.com").message
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "spotify_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "spotify_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
@@ -20,12 +23,15 @@ def test_account_tools(session, world):
                                              password="wrong").message
     call_ok(session, "spotify_send_verification_code", email="ann@lee.com")
     assert "No spotify account" in call_err(session, "spotify_send_verification_code", email="zz@zz.com").message
-    assert "invalid" in call_err(session, "spotify_verify_account", email="ann@lee.com",
+    assert "Invalid verification code" in call_err(session, "spotify_verify_account", email="ann@lee.com",
                                  verification_code="000").message
     call_ok(session, "spotify_send_password_reset_code", email="ann@lee.com")
     assert "No spotify account" in call_err(session, "spotify_send_password_reset_code", email="zz@zz.com").message
-    assert "invalid" in call_err(session, "spotify_reset_password", email="ann@lee.com", password_reset_code="1",
+    assert "Invalid password reset code" in call_err(session, "spotify_reset_password", email="ann@lee.com", password_reset_code="1",
                                  new_password="abcdef").message
+    assert "not verified" in call_err(session, "spotify_login", username="ann@lee.com", password="secret1").message
+    call_ok(session, "spotify_verify_account", email="ann@lee.com",
+            verification_code=mailed_code(world, "spotify", "ann@lee.com", "verify"))
     call_ok(session, "spotify_login", username="ann@lee.com", password="secret1")
     assert call_ok(session, "spotify_show_account")["email"] == "ann@lee.com"
     call_ok(session, "spotify_update_account_name", first_name="Anne")
@@ -43,11 +49,14 @@ def test_account_tools(session, world):
 
 def test_verification_and_reset_codes_arrive_by_email(session, world):
     call_ok(session, "spotify_send_password_reset_code", email=MAIN_EMAIL)
-    code = world.get("main.account_codes", f"spotify:reset:{MAIN_EMAIL}")["code"]
+    code = mailed_code(world, "spotify", MAIN_EMAIL, "reset")
     call_ok(session, "spotify_reset_password", email=MAIN_EMAIL, password_reset_code=code, new_password="newpass1")
     assert world.get("spotify.users", MAIN_ID)["password"] == "newpass1"
+    assert "already verified" in call_err(session, "spotify_send_verification_code", email=MAIN_EMAIL).message
+    world.update("spotify.users", MAIN_ID, {"verified": False})
     call_ok(session, "spotify_send_verification_code", email=MAIN_EMAIL)
-    code = world.get("main.account_codes", f"spotify:verify:{MAIN_EMAIL}")["code"]
+    code = mailed_code(world, "spotify", MAIN_EMAIL, "verify")
+    assert "Spotify" in call_ok(session, "gmail_show_inbox_threads")[0]["subject"]
     assert call_ok(session, "spotify_verify_account", email=MAIN_EMAIL, verification_code=code)["message"]
 
 
@@ -102,12 +111,16 @@ def test_premium_subscription_and_receipt(session, world):
                                         duration="monthly").message
     first = call_ok(session, "spotify_subscribe_premium", payment_card_id=card["payment_card_id"],
                     duration="monthly")["premium_subscription_id"]
+    assert "already a premium member" in call_err(session, "spotify_subscribe_premium",  # AppWorld refuses
+                                                  payment_card_id=card["payment_card_id"], duration="yearly").message
+    world.clock.reference_time += timedelta(days=31)  # the month is over: Premium can be bought again
     second = call_ok(session, "spotify_subscribe_premium", payment_card_id=card["payment_card_id"],
                      duration="yearly")["premium_subscription_id"]
+    world.clock.reference_time -= timedelta(days=31)
     subs = call_ok(session, "spotify_show_premium_subscriptions")
     assert [s["premium_subscription_id"] for s in subs] == [second, first]
     assert subs[1]["start_date"] == "2026-04-16T23:51:15" and subs[1]["end_date"] == "2026-05-16T23:51:15"
-    assert subs[0]["start_date"] == subs[1]["end_date"] and subs[0]["end_date"] == "2027-05-16T23:51:15"
+    assert subs[0]["start_date"] == "2026-05-17T23:51:15" and subs[0]["end_date"] == "2027-05-17T23:51:15"
     assert subs[0]["paid_amount"] == 100.0 and subs[0]["payment_card_digits"] == str(card["card_number"])[-4:]
     assert call_ok(session, "spotify_show_account")["is_premium"] is True
     assert world.get("spotify.users", MAIN_ID)["is_premium"] is True

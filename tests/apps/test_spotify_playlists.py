@@ -36,6 +36,7 @@ def test_create_fill_show_update_delete(session, world):
     assert "Nothing to update" in call_err(session, "spotify_update_playlist", playlist_id=pid).message
     assert "title" in call_err(session, "spotify_update_playlist", playlist_id=pid, title="").message
     assert "title" in call_err(session, "spotify_create_playlist", title="  ").message
+    assert "titles must be unique" in call_err(session, "spotify_create_playlist", title="Road Trip").message
     call_ok(session, "spotify_delete_playlist", playlist_id=pid)
     assert world.get("spotify.playlists", pid) is None
     assert world.select("spotify.playlist_songs", "playlist_id = ?", (pid,)) == []
@@ -70,7 +71,7 @@ def test_playlist_library_and_search(session, world):
     private = call_ok(session, "spotify_show_playlist_library", is_public=False, page_limit=20)
     assert private and all(not p["is_public"] for p in private)
     assert call_ok(session, "spotify_show_playlist_library", query="zumba")[0]["playlist_id"] == newest
-    by_title = call_ok(session, "spotify_show_playlist_library", sort_by="title", page_limit=20)
+    by_title = call_ok(session, "spotify_show_playlist_library", sort_by="+title", page_limit=20)
     assert [p["title"] for p in by_title] == sorted(p["title"] for p in by_title)
     assert "sort_by" in call_err(session, "spotify_show_playlist_library", sort_by="-like_count").message
     assert call_ok(session, "spotify_show_playlist_privates", playlist_id=newest)["in_playlist_library"] is True

@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from testkit import MAIN_EMAIL, MAIN_ID, REFERENCE
+from testkit import MAIN_EMAIL, MAIN_ID, REFERENCE, mailed_code
 
 from mmtsb.world import device
 
@@ -28,23 +28,24 @@ def test_account_tools(session, world):
     assert acct["email"] == MAIN_EMAIL and acct["verified"] is True
     assert ok(session, "todoist_show_profile")["first_name"] == "Brenda"
     assert "No todoist user" in err(session, "todoist_show_profile", email="nobody@x.com").message
+    ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     ok(session, "todoist_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in err(session, "todoist_signup", first_name="Ann", last_name="Lee", email="ann@lee.com",
                                    password="secret1").message
     assert "Invalid credentials" in err(session, "todoist_login", username="ann@lee.com", password="bad").message
     ok(session, "todoist_send_verification_code", email="ann@lee.com")
-    assert "invalid" in err(session, "todoist_verify_account", email="ann@lee.com", verification_code="0").message
+    assert "Invalid verification code" in err(session, "todoist_verify_account", email="ann@lee.com", verification_code="0").message
     ok(session, "todoist_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in err(session, "todoist_reset_password", email="ann@lee.com", password_reset_code="1",
+    assert "Invalid password reset code" in err(session, "todoist_reset_password", email="ann@lee.com", password_reset_code="1",
                             new_password="abcdef").message
     assert "No todoist account" in err(session, "todoist_send_verification_code", email="who@x.com").message
     assert "No todoist account" in err(session, "todoist_send_password_reset_code", email="who@x.com").message
     ok(session, "todoist_send_verification_code", email="ann@lee.com")
-    code = world.get("main.account_codes", "todoist:verify:ann@lee.com")["code"]
+    code = mailed_code(world, "todoist", "ann@lee.com", "verify")
     ok(session, "todoist_verify_account", email="ann@lee.com", verification_code=code)
     assert world.select("todoist.users", "email = ?", ("ann@lee.com",))[0]["verified"] is True
     ok(session, "todoist_send_password_reset_code", email="ann@lee.com")
-    code = world.get("main.account_codes", "todoist:reset:ann@lee.com")["code"]
+    code = mailed_code(world, "todoist", "ann@lee.com", "reset")
     ok(session, "todoist_reset_password", email="ann@lee.com", password_reset_code=code, new_password="secret2")
     assert "Invalid credentials" in err(session, "todoist_login", username="ann@lee.com", password="secret1").message
     ok(session, "todoist_login", username="ann@lee.com", password="secret2")

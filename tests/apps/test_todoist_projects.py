@@ -176,6 +176,17 @@ def test_invite_errors_and_cancel(session, world):
     assert "No project invite" in err(session, "todoist_accept_project_invite", invite_code="zzz").message
     other = other_email(world)
     code = ok(session, "todoist_send_project_invite", project_id=pid, email=other)["invite_code"]
-    act_as(world, other)
-    assert ok(session, "todoist_delete_project_invite", invite_code=code)["message"] == "Invite declined."
-    assert world.select("todoist.project_invites") == []
+    act_as(world, other)  # an invitee cannot delete (decline) the invite: only its inviter can, as in AppWorld
+    assert "not the inviter" in err(session, "todoist_delete_project_invite", invite_code=code).message
+    assert len(world.select("todoist.project_invites")) == 1
+
+
+def test_project_names_are_unique_per_owner(session, world):
+    pid = ok(session, "todoist_create_project", name="Garden")["project_id"]
+    assert "already have a project named" in err(session, "todoist_create_project", name="Garden").message
+    other = ok(session, "todoist_create_project", name="Kitchen")["project_id"]
+    assert "already have a project named" in err(session, "todoist_update_project", project_id=other,
+                                                 name="Garden").message
+    ok(session, "todoist_update_project", project_id=pid, name="Garden", color="red")
+    act_as(world, other_email(world))  # another owner may use the same name
+    ok(session, "todoist_create_project", name="Garden")

@@ -110,6 +110,10 @@ def test_show_tasks_filters_sections_and_sorting(session, world, project):
     assert [(s["name"], [t["title"] for t in s["tasks"]]) for s in full["sections"]] == [("Later", ["in section"])]
     assert titles(ok(session, "todoist_show_tasks", project_id=project, due_today=True)) == ["due today"]
     assert titles(ok(session, "todoist_show_tasks", project_id=project, overdue=True)) == ["overdue"]
+    for conflicting, needle in ((dict(due_today=True, overdue=True), "both due_today and overdue"),
+                                (dict(due_today=True, min_due_date="2026-04-01"), "both due_today and min/max"),
+                                (dict(overdue=True, max_due_date="2026-05-01"), "both overdue and min/max")):
+        assert needle in err(session, "todoist_show_tasks", project_id=project, **conflicting).message
     assert titles(ok(session, "todoist_show_tasks", project_id=project, priority="high")) == ["overdue"]
     assert titles(ok(session, "todoist_show_tasks", project_id=project, sort_by="-priority")) == [
         "overdue", "no date", "due today"]

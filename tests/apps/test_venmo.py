@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok
+from testkit import MAIN_EMAIL, MAIN_ID, call_err, call_ok, mailed_code
 
 USERS = "venmo.users"
 
@@ -28,6 +28,7 @@ def test_account_tools(session, world):
     acct = call_ok(session, "venmo_show_account")
     assert acct["email"] == MAIN_EMAIL and acct["verified"] is True
     assert acct["venmo_balance"] == _user(world, MAIN_ID)["venmo_balance"] and acct["friend_count"] == 6
+    call_ok(session, "gmail_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     call_ok(session, "venmo_signup", first_name="Ann", last_name="Lee", email="ann@lee.com", password="secret1")
     assert "already exists" in call_err(session, "venmo_signup", first_name="Ann", last_name="Lee",
                                         email="ann@lee.com", password="secret1").message
@@ -35,14 +36,14 @@ def test_account_tools(session, world):
                                   password="123").message
     assert "Invalid credentials" in call_err(session, "venmo_login", username="ann@lee.com", password="nope").message
     call_ok(session, "venmo_send_verification_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "venmo_verify_account", email="ann@lee.com", verification_code="0").message
-    code = world.get("main.account_codes", "venmo:verify:ann@lee.com")["code"]
+    assert "Invalid verification code" in call_err(session, "venmo_verify_account", email="ann@lee.com", verification_code="0").message
+    code = mailed_code(world, "venmo", "ann@lee.com", "verify")
     call_ok(session, "venmo_verify_account", email="ann@lee.com", verification_code=code)
     assert world.select("venmo.users", "email = ?", ("ann@lee.com",))[0]["verified"] is True
     call_ok(session, "venmo_send_password_reset_code", email="ann@lee.com")
-    assert "invalid" in call_err(session, "venmo_reset_password", email="ann@lee.com", password_reset_code="1",
+    assert "Invalid password reset code" in call_err(session, "venmo_reset_password", email="ann@lee.com", password_reset_code="1",
                                  new_password="abcdef").message
-    code = world.get("main.account_codes", "venmo:reset:ann@lee.com")["code"]
+    code = mailed_code(world, "venmo", "ann@lee.com", "reset")
     call_ok(session, "venmo_reset_password", email="ann@lee.com", password_reset_code=code, new_password="secret1")
     assert "No venmo account" in call_err(session, "venmo_send_verification_code", email="ghost@x.com").message
     assert "No venmo account" in call_err(session, "venmo_send_password_reset_code", email="ghost@x.com").message
@@ -93,19 +94,19 @@ def test_friends(session, world):
     call_ok(session, "venmo_add_friend", user_email=stranger["email"])
     rows = world.select("venmo.friendships", "(user_id = ? AND friend_id = ?) OR (user_id = ? AND friend_id = ?)",
                         (MAIN_ID, stranger["id"], stranger["id"], MAIN_ID))
-    assert len(rows) == 2 and rows[0]["created_at"] == world.clock.now_str()
-    note = world.select("venmo.notifications", "user_id = ?", (stranger["id"],))
-    assert note[-1]["type"] == "friend_added" and note[-1]["data"] == {"user_email": MAIN_EMAIL}
+    # one-sided, as in AppWorld: only Brenda's list gains a row, and the stranger is not told
+    assert [(r["user_id"], r["friend_id"]) for r in rows] == [(MAIN_ID, stranger["id"])]
+    assert rows[0]["created_at"] == world.clock.now_str()
+    assert not world.select("venmo.notifications", "user_id = ? AND type = 'friend_added'", (stranger["id"],))
     assert call_ok(session, "venmo_show_profile", email=stranger["email"])["friends_since"] == world.clock.now_str()
     assert call_ok(session, "venmo_search_friends", query=stranger["last_name"])[0]["email"] == stranger["email"]
-    theirs = call_ok(session, "venmo_search_friends", user_email=stranger["email"])
-    assert [f["email"] for f in theirs] == [MAIN_EMAIL]
-    assert "already friends" in call_err(session, "venmo_add_friend", user_email=stranger["email"]).message
+    assert call_ok(session, "venmo_search_friends", user_email=stranger["email"]) == []
+    assert "already in your friend list" in call_err(session, "venmo_add_friend", user_email=stranger["email"]).message
     assert "your own email" in call_err(session, "venmo_add_friend", user_email=MAIN_EMAIL).message
     assert "No Venmo user" in call_err(session, "venmo_search_friends", user_email="x@y.com").message
     call_ok(session, "venmo_remove_friend", user_email=stranger["email"])
     assert call_ok(session, "venmo_show_profile", email=stranger["email"])["friends_since"] is None
-    assert "not your friend" in call_err(session, "venmo_remove_friend", user_email=stranger["email"]).message
+    assert "not in your friend list" in call_err(session, "venmo_remove_friend", user_email=stranger["email"]).message
     assert "valid email" in call_err(session, "venmo_remove_friend", user_email="bad").message
 
 
@@ -153,21 +154,21 @@ def test_notifications(session, world):
     call_ok(session, "venmo_add_friend", user_email=MAIN_EMAIL)
     call_ok(session, "venmo_login", username=MAIN_EMAIL, password=_user(world, MAIN_ID)["password"])
     notes = call_ok(session, "venmo_show_notifications", page_limit=10)
-    assert [n["type"] for n in notes] == ["friend_added", "transaction_received", "payment_request_received"]
-    assert call_ok(session, "venmo_show_notifications_count") == {"notifications_count": 3}
+    assert [n["type"] for n in notes] == ["transaction_received", "payment_request_received"]
+    assert call_ok(session, "venmo_show_notifications_count") == {"notifications_count": 2}
     call_ok(session, "venmo_mark_notification", notification_id=notes[0]["notification_id"], read=True)
-    assert call_ok(session, "venmo_show_notifications_count", read=False) == {"notifications_count": 2}
+    assert call_ok(session, "venmo_show_notifications_count", read=False) == {"notifications_count": 1}
     assert [n["notification_id"] for n in call_ok(session, "venmo_show_notifications", read=True)] == [
         notes[0]["notification_id"]]
-    assert "3 notifications" not in call_ok(session, "venmo_mark_notifications", read=True)["message"]
-    assert call_ok(session, "venmo_show_notifications_count", read=True) == {"notifications_count": 3}
+    assert "2 notifications" not in call_ok(session, "venmo_mark_notifications", read=True)["message"]
+    assert call_ok(session, "venmo_show_notifications_count", read=True) == {"notifications_count": 2}
     call_ok(session, "venmo_delete_notification", notification_id=notes[1]["notification_id"])
-    assert call_ok(session, "venmo_show_notifications_count") == {"notifications_count": 2}
+    assert call_ok(session, "venmo_show_notifications_count") == {"notifications_count": 1}
     foreign = world.insert("venmo.notifications", {"user_id": stranger["id"], "type": "friend_added", "title": "t",
                                                    "message": "m", "read": False, "data": {}})
     for name, extra in (("venmo_delete_notification", {}), ("venmo_mark_notification", {"read": False})):
         assert "does not exist" in call_err(session, name, notification_id=foreign, **extra).message
-    assert call_ok(session, "venmo_delete_notifications") == {"message": "Deleted 2 notifications."}
+    assert call_ok(session, "venmo_delete_notifications") == {"message": "Deleted 1 notification."}
     assert call_ok(session, "venmo_show_notifications") == []
     assert "page_index" in call_err(session, "venmo_show_notifications", page_index=-1).message
     call_ok(session, "venmo_logout")

@@ -178,7 +178,6 @@ def world():
     from random import Random
 
     from mmtsb.apps import app
-    from mmtsb.apps.accounts import code_tables
     from mmtsb.apps.base import BaseContext
     from mmtsb.world import device
     from mmtsb.world.clock import Clock
@@ -186,7 +185,7 @@ def world():
 
     notes = app("simple_note")
     clock = Clock.at(REFERENCE_TIME)
-    w = World([*device.core_tables(), *code_tables(), *notes.tables], clock)
+    w = World([*device.core_tables(), *notes.tables], clock)
     people = base_people(MAIN_EMAIL, MAIN_ID)
     main = next(p for p in people if p.id == MAIN_ID)
     ctx = BaseContext(people=people, main_user=main, reference_time=clock.reference_time, rng=Random(0))

@@ -14,6 +14,9 @@ from mmtsb.world.world import World
 AUTHED = Requirements(network=True, auth=APP)
 
 
+#: what show_orders sorts by (AppWorld's fields; paid_amount is the order's total cost)
+ORDER_SORTS = ("created_at", "paid_amount")
+
 @tool(domain=APP, requires=AUTHED, tables=(ORDERS,))
 def amazon_show_orders(world: World, query: str | None = "", page_index: int | None = 0,
                        page_limit: int | None = 5, sort_by: str | None = None) -> list[dict[str, Any]]:
@@ -27,7 +30,7 @@ def amazon_show_orders(world: World, query: str | None = "", page_index: int | N
         query: words of a product name in the order, or of the shipping address.
         page_index: the page to return, from 0.
         page_limit: orders per page, 1 to 20.
-        sort_by: '+created_at' or '-created_at'.
+        sort_by: +/- created_at or paid_amount (the order's total cost).
 
     Returns:
         list[{order_id, address_id, payment_card_id, tax, delivery_fee, gift_wrap_fee, discount, created_at,
@@ -35,8 +38,9 @@ def amazon_show_orders(world: World, query: str | None = "", page_index: int | N
         list[{product_id, product_name, price, ordered_quantity, returned_quantity, gift_wrap_quantity,
         expected_delivery_at, delivered_at, status}]}]
     """
-    rows = world.select(ORDERS, "user_id = ?", (core.my_id(world),), order_by="id DESC")
-    sort_rows([], sort_by, ("created_at",))
+    rows = [{**o, "paid_amount": float(orders.total_cost(o, orders.items_of(world, o["id"])))}
+            for o in world.select(ORDERS, "user_id = ?", (core.my_id(world),), order_by="id DESC")]
+    sort_rows([], sort_by, ORDER_SORTS)
     if query and query.strip():
         names: dict[int, str] = {}
         for r in world.query('SELECT i.order_id, p.name FROM "amazon"."order_items" i JOIN "amazon"."products" p '
@@ -44,9 +48,9 @@ def amazon_show_orders(world: World, query: str | None = "", page_index: int | N
             names[r["order_id"]] = names.get(r["order_id"], "") + " " + (r["name"] or "")
         ranked = core.rank(rows, query, lambda o: [(names.get(o["id"]), 2.0), (o.get("address_text"), 1.0)])
         page = paginate(ranked, page_index, page_limit)
-        page = sort_rows(page, sort_by, ("created_at",)) if sort_by else page
+        page = sort_rows(page, sort_by, ORDER_SORTS) if sort_by else page
     else:
-        page = paginate(sort_rows(rows, sort_by or "-created_at", ("created_at",)), page_index, page_limit)
+        page = paginate(sort_rows(rows, sort_by or "-created_at", ORDER_SORTS), page_index, page_limit)
     return [orders.order_view(world, o) for o in page]
 
 

@@ -134,6 +134,12 @@ def amazon_show_addresses(world: World) -> list[dict[str, Any]]:
     return [_address_view(a) for a in world.select(ADDRESSES, "user_id = ?", (core.my_id(world),))]
 
 
+def _check_unique_address_name(world: World, user_id: int, name: str, address_id: int | None = None) -> None:
+    """A user's addresses have distinct names (AppWorld's uniqueness of (user, name))."""
+    if any(a["id"] != address_id for a in world.select(ADDRESSES, "user_id = ? AND name = ?", (user_id, name))):
+        raise api_error(f"You already have an address named {name!r}; address names must be unique.")
+
+
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(ADDRESSES,))
 def amazon_add_address(world: World, name: str, street_address: str, city: str, state: str, country: str,
                        zip_code: int) -> dict[str, Any]:
@@ -158,6 +164,7 @@ def amazon_add_address(world: World, name: str, street_address: str, city: str, 
         if all(str(a.get(k) or "").lower() == str(v).lower() for k, v in row.items()):
             raise api_error(f"This address is already saved as address_id={a['id']}.")
     address_id = world.next_id(ADDRESSES)
+    _check_unique_address_name(world, user["id"], row["name"])
     world.insert(ADDRESSES, {"id": address_id, **row})
     return {"message": "Address added.", "address_id": address_id}
 
@@ -189,6 +196,8 @@ def amazon_update_address(world: World, address_id: int, name: str | None = None
     if not fields:
         raise api_error("Nothing to update: give at least one of name, street_address, city, state, country, "
                         "zip_code.")
+    if "name" in fields:
+        _check_unique_address_name(world, address["user_id"], fields["name"], address["id"])
     world.update(ADDRESSES, address["id"], fields)
     return {"message": "Address updated."}
 

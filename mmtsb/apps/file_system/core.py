@@ -87,9 +87,24 @@ def _clean(text: str) -> str:
     return "/" + norm.lstrip("/") if norm.startswith("//") else norm
 
 
-def resolve(world: World, user: dict[str, Any], path: str | None, field_name: str, home: str | None = None) -> str:
-    """An absolute, normalised path (no trailing slash) from ``/...`` or ``~/...``."""
+def check_kind(path: str, kind: str | None, field_name: str, given: str | None) -> None:
+    """AppWorld's naming rule: a file's name has an extension, a directory's has none (``kind``: "file",
+    "directory" or None for no rule)."""
+    base = posixpath.basename(path)
+    if kind == "file" and "." not in base:
+        raise api_error(f"The path {field_name} ({given}) is supposed to be a file and so must have an extension.")
+    if kind == "directory" and path != "/" and "." in base:
+        raise api_error(f"The path {field_name} ({given}) is supposed to be a directory and so must not have an "
+                        "extension.")
+
+
+def resolve(world: World, user: dict[str, Any], path: str | None, field_name: str, home: str | None = None,
+            kind: str | None = None) -> str:
+    """An absolute, normalised path (no trailing slash) from ``/...`` or ``~/...``; a double slash is refused and,
+    with ``kind``, the name must fit it (:func:`check_kind`), as AppWorld requires."""
     text = (path or "").strip()
+    if "//" in text:
+        raise api_error(f"The path {field_name} ({path}) is invalid. It contains double slashes.")
     if not text:
         raise api_error(f"{field_name} must not be empty: give an absolute path (/...) or one under your home "
                         f"directory (~/...).")
@@ -98,7 +113,9 @@ def resolve(world: World, user: dict[str, Any], path: str | None, field_name: st
     elif not text.startswith("/"):
         raise api_error(f"Invalid {field_name} {path!r}: give an absolute path (/...) or one under your home "
                         f"directory (~/...).")
-    return _clean(text)
+    resolved = _clean(text)
+    check_kind(resolved, kind, field_name, path)
+    return resolved
 
 
 def tilde_of(home: str, path: str, is_dir: bool) -> str:
@@ -145,8 +162,8 @@ class Tree:
         return tree
 
     # --------------------------------------------------------------------------------------- reading
-    def path(self, text: str | None, field_name: str) -> str:
-        return resolve(self.world, self.user, text, field_name, self.home)
+    def path(self, text: str | None, field_name: str, kind: str | None = None) -> str:
+        return resolve(self.world, self.user, text, field_name, self.home, kind)
 
     def is_file(self, path: str) -> bool:
         return path in self.files
@@ -183,7 +200,7 @@ class Tree:
         return dir_text(path) if is_dir else path
 
     def require_dir(self, text: str | None, field_name: str) -> str:
-        path = self.path(text, field_name)
+        path = self.path(text, field_name, "directory")
         if not self.is_dir(path):
             if self.is_file(path):
                 raise api_error(f"{field_name} {text!r} is a file, not a directory.")
@@ -191,7 +208,7 @@ class Tree:
         return path
 
     def require_file(self, text: str | None, field_name: str) -> str:
-        path = self.path(text, field_name)
+        path = self.path(text, field_name, "file")
         if not self.is_file(path):
             if self.is_dir(path):
                 raise api_error(f"{field_name} {text!r} is a directory, not a file.")

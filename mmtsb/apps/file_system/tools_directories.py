@@ -28,7 +28,8 @@ def file_system_create_directory(world: World, directory_path: str, recursive: b
     """Creates a directory, optionally with missing parents.
 
     Args:
-        directory_path: the new directory, absolute (/home/<name>/trips/) or under your home directory (~/trips/).
+        directory_path: the new directory, absolute (/home/<name>/trips/) or under your home directory (~/trips/);
+            a directory name has no extension (no '.').
         recursive: also create missing parent directories; without it the parent must already exist.
         allow_if_exists: succeed without changes when the directory already exists (fail when false).
 
@@ -36,7 +37,7 @@ def file_system_create_directory(world: World, directory_path: str, recursive: b
         {message}
     """
     tree = Tree.load(world)
-    path = tree.path(directory_path, "directory_path")
+    path = tree.path(directory_path, "directory_path", "directory")
     if tree.is_file(path):
         raise api_error(f"A file already exists at {path!r}; a directory cannot have the same path.")
     if tree.is_dir(path):
@@ -114,7 +115,7 @@ def file_system_directory_exists(world: World, directory_path: str) -> dict[str,
         {exists}
     """
     tree = Tree.load(world)
-    return {"exists": tree.is_dir(tree.path(directory_path, "directory_path"))}
+    return {"exists": tree.is_dir(tree.path(directory_path, "directory_path", "directory"))}
 
 
 def _copy_tree(tree: Tree, source: str, target: str, overwrite: bool | None, retain_dates: bool | None) -> None:

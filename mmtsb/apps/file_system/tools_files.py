@@ -35,10 +35,11 @@ def file_system_show_file(world: World, file_path: str) -> dict[str, Any]:
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(FILES, DIRECTORIES))
 def file_system_create_file(world: World, file_path: str, content: str | None = "",
                             overwrite: bool | None = False) -> dict[str, Any]:
-    """Creates a file with given text content; its directory must already exist.
+    """Creates a file with given text content; missing parent directories are created (as AppWorld does).
 
     Args:
-        file_path: where to create it, absolute (/...) or under your home directory (~/...); must not end with '/'.
+        file_path: where to create it, absolute (/...) or under your home directory (~/...); the file name has
+            an extension (e.g. notes.txt) and the path must not end with '/'.
         content: the text to write (empty by default).
         overwrite: replace the content of an existing file at that path instead of failing.
 
@@ -48,7 +49,7 @@ def file_system_create_file(world: World, file_path: str, content: str | None = 
     tree = Tree.load(world)
     if (file_path or "").strip().endswith("/"):
         raise api_error(f"file_path {file_path!r} ends with '/', which names a directory; give a file path.")
-    path = tree.path(file_path, "file_path")
+    path = tree.path(file_path, "file_path", "file")
     if tree.is_dir(path):
         raise api_error(f"file_path {file_path!r} is an existing directory.")
     if tree.is_file(path):
@@ -56,7 +57,7 @@ def file_system_create_file(world: World, file_path: str, content: str | None = 
             raise api_error(f"A file already exists at {path!r}; pass overwrite=True to replace its content.")
         tree.set_file(path, {"content": content or "", "compressed_data": [], "updated_at": now(world)})
         return {"message": "File overwritten.", "file_path": path}
-    tree.require_parent(path, "file_path")
+    tree.make_dirs(parent_of(path))
     tree.touch(parent_of(path))
     tree.add_file(path, content or "")
     return {"message": "File created.", "file_path": path}
@@ -107,7 +108,7 @@ def file_system_file_exists(world: World, file_path: str) -> dict[str, bool]:
         {exists}
     """
     tree = Tree.load(world)
-    return {"exists": tree.is_file(tree.path(file_path, "file_path"))}
+    return {"exists": tree.is_file(tree.path(file_path, "file_path", "file"))}
 
 
 def _destination(tree: Tree, source: str, destination_file_path: str) -> str:

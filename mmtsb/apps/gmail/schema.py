@@ -19,7 +19,8 @@ ATTACHMENTS = "gmail.attachments"
 TABLES = (
     table("gmail", "users", {"id": "int", "first_name": "str", "last_name": "str", "email": "str", "password": "str",
                              "status": "str", "status_expiry": "datetime", "created_at": "datetime",
-                             "last_logged_in": "datetime"}),
+                             "last_logged_in": "datetime", "password_reset_code": "str",
+                             "password_reset_code_expiry": "datetime"}),
     table("gmail", "emails", {"id": "int", "sender_id": "int", "recipient_ids": "json", "subject": "str",
                               "body": "str", "response_to_email_id": "int", "created_at": "datetime"}),
     table("gmail", "global_email_threads", {"id": "int", "email_ids": "json", "created_at": "datetime",

@@ -67,18 +67,14 @@ def own_draft(world: World, draft_id: int) -> dict[str, Any]:
 
 def _thread_link(world: World, uid: int, thread_id: int | None,
                  response_to: int | None) -> tuple[dict[str, Any] | None, int | None]:
-    """Validate a draft's thread / replied-email pair; the thread is found from the email when omitted."""
+    """Validate a draft's thread / replied-email pair: both or neither (AppWorld's rule), the email in the thread."""
     if thread_id is None and response_to is None:
         return None, None
-    if thread_id is not None:
-        thread = core.own_thread(world, uid, thread_id)
-        if response_to is not None:
-            _email_in_thread(world, thread, response_to)
-        return thread, response_to
-    core.visible_email(world, uid, response_to)
-    thread = core.thread_of_email_for_user(world, uid, response_to)
-    if thread is None:
-        raise api_error(f"Email {response_to} is in no thread of your mailbox; give belongs_to_email_thread_id.")
+    if thread_id is None or response_to is None:
+        raise api_error("Either both belongs_to_email_thread_id and response_to_email_id must be given or neither "
+                        "must be given.")
+    thread = core.own_thread(world, uid, thread_id)
+    _email_in_thread(world, thread, response_to)
     return thread, response_to
 
 
@@ -119,8 +115,8 @@ def gmail_reply_to_email(world: World, email_thread_id: int, email_id: int, body
         email_thread_id: the thread's id.
         email_id: the email replied to; it must belong to that thread.
         body: the reply text.
-        email_addresses: reply to all of these addresses (Gmail users); by default the reply goes to the
-            email's sender (or to its recipients when you sent it).
+        email_addresses: reply to all of these addresses (Gmail users; a non-empty list when given); by default
+            the reply goes to the email's sender (or to its recipients when you sent it).
         attachment_file_paths: file-system paths of files to attach (absolute /... or ~/...).
         file_system_access_token: the access_token from file_system_login; needed only for attachments.
 
@@ -129,6 +125,8 @@ def gmail_reply_to_email(world: World, email_thread_id: int, email_id: int, body
     """
     user, thread = _my_thread(world, email_thread_id)
     email = _email_in_thread(world, thread, email_id)
+    if email_addresses is not None and not email_addresses:
+        raise api_error("If email_addresses is passed, it must be a non-empty list.")
     recipients = (core.resolve_recipients(world, email_addresses, "email_addresses") if email_addresses
                   else core.reply_targets(world, user, email))
     if not (body or "").strip():
@@ -211,8 +209,8 @@ def gmail_create_draft(world: World, recipient_email_addresses: list[str], body:
         recipient_email_addresses: the recipients' email addresses (Gmail users); may be empty for now.
         body: the draft text.
         subject: the subject of a new email. Must be omitted for a reply draft: it takes 'Re: <thread subject>'.
-        belongs_to_email_thread_id: the thread this draft replies in (required for a reply draft; found from
-            response_to_email_id when omitted).
+        belongs_to_email_thread_id: the thread this draft replies in (a reply draft gives both this and
+            response_to_email_id; a new email neither).
         response_to_email_id: the email this draft replies to (in that thread).
         attachment_file_paths: file-system paths of files to attach (absolute /... or ~/...).
         scheduled_send_at: a future send time as YYYY-MM-DD|HH:MM:SS; unscheduled (kept unsent) when omitted.

@@ -123,10 +123,8 @@ def phone_send_password_reset_code(world: World, phone_number: str) -> dict[str,
     """
     number = _stored_number(world, phone_number)
     out = accounts.send_code(world, PHONE, number, "reset")
-    code = world.get(accounts.CODES_TABLE, f"{PHONE}:reset:{number.lower()}")
     user = find_phone_user(world, number)
-    if code is not None and user is not None:
-        deliver_system_text(world, user["id"], f"Your phone password reset code is {code['code']}.")
+    deliver_system_text(world, user["id"], f"Your phone password reset code is {user['password_reset_code']}.")
     return out
 
 

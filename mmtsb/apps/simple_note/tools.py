@@ -36,6 +36,20 @@ def _summary(note: dict[str, Any], with_content: bool = False) -> dict[str, Any]
     return out
 
 
+def _check_tags(tags: list[str] | None) -> list[str]:
+    """Tags without surrounding blanks; a blank tag is refused (as AppWorld does)."""
+    cleaned = [t.strip() for t in tags or []]
+    if any(not t for t in cleaned):
+        raise api_error("Tags must be at least 1 character long.")
+    return cleaned
+
+
+def _check_unique_title(world: World, user_id: int, title: str, note_id: int | None = None) -> None:
+    """A user's notes have distinct titles (AppWorld's uniqueness of (user, title))."""
+    if any(n["id"] != note_id for n in world.select(NOTES, "user_id = ? AND title = ?", (user_id, title))):
+        raise api_error(f"A note titled {title!r} already exists; note titles must be unique.")
+
+
 def _own_note(world: World, note_id: int) -> dict[str, Any]:
     note = world.get(NOTES, note_id)
     if note is None or note["user_id"] != current_user_id(world, APP):
@@ -57,7 +71,7 @@ def simple_note_search_notes(world: World, query: str | None = "", tags: list[st
         dont_reorder_pinned: pinned notes float to the top unless this is true.
         page_index: the page to return, from 0.
         page_limit: notes per page, 1 to 20.
-        sort_by: +/- created_at or updated_at; default -updated_at (without a query).
+        sort_by: +/- created_at, updated_at or pinned; default -updated_at (without a query).
 
     Returns:
         list[{note_id, title, tags, created_at, updated_at, pinned}]
@@ -69,7 +83,8 @@ def simple_note_search_notes(world: World, query: str | None = "", tags: list[st
     if pinned is not None:
         notes = [n for n in notes if bool(n.get("pinned")) == pinned]
     page = paged_search(notes, query, lambda n: (n["title"], n.get("content"), " ".join(n.get("tags") or [])),
-                        page_index, page_limit, sort_by, ("created_at", "updated_at"), default_sort="-updated_at")
+                        page_index, page_limit, sort_by, ("created_at", "updated_at", "pinned"),
+                        default_sort="-updated_at")
     if not dont_reorder_pinned:
         page = [n for n in page if n.get("pinned")] + [n for n in page if not n.get("pinned")]
     return [_summary(n) for n in page]
@@ -81,18 +96,21 @@ def simple_note_create_note(world: World, title: str, content: str, tags: list[s
     """Creates a note.
 
     Args:
-        title: the note title (at least 1 character).
+        title: the note title (at least 1 character; unique among your notes).
         content: the note text.
-        tags: tags to attach.
+        tags: tags to attach (each at least 1 character).
         pinned: pin the note to the top.
 
     Returns:
         {message, note_id}
     """
     require_non_empty(title, "title")
+    user_id = current_user_id(world, APP)
+    tags = _check_tags(tags)
+    _check_unique_title(world, user_id, title)
     now = world.clock.now_str()
-    note_id = world.insert(NOTES, {"user_id": current_user_id(world, APP), "title": title, "content": content,
-                                   "tags": list(tags or []), "pinned": bool(pinned), "created_at": now,
+    note_id = world.insert(NOTES, {"user_id": user_id, "title": title, "content": content,
+                                   "tags": tags, "pinned": bool(pinned), "created_at": now,
                                    "updated_at": now})
     return {"message": "Note created.", "note_id": note_id}
 
@@ -117,17 +135,20 @@ def simple_note_update_note(world: World, note_id: int, title: str | None = None
 
     Args:
         note_id: the note's id.
-        title: the new title (at least 1 character).
+        title: the new title (at least 1 character; unique among your notes).
         content: the new content (replaces the old text).
-        tags: the new tag list (replaces the old tags).
+        tags: the new tag list (replaces the old tags; each at least 1 character).
         pinned: the new pin flag.
 
     Returns:
         {message}
     """
-    _own_note(world, note_id)
+    note = _own_note(world, note_id)
     if title is not None:
         require_non_empty(title, "title")
+        _check_unique_title(world, note["user_id"], title, note_id)
+    if tags is not None:
+        tags = _check_tags(tags)
     fields = {k: v for k, v in (("title", title), ("content", content), ("tags", tags), ("pinned", pinned))
               if v is not None}
     if not fields:

@@ -21,6 +21,8 @@ from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
 FS_FILES = "file_system.files"
+#: how far the debt amounts may be from the paid amount (AppWorld's tolerance: 10 cents, for thirds and the like)
+SHARE_TOLERANCE_CENTS = 10
 
 
 def _split(world: World, amount: int, payer: dict[str, Any], debtors: list[dict[str, Any]],
@@ -36,12 +38,9 @@ def _split(world: World, amount: int, payer: dict[str, Any], debtors: list[dict[
                             "one amount per debtor.")
         parts = [to_cents(a, f"debt_amounts[{i}]", allow_zero=True) for i, a in enumerate(debt_amounts)]
         total = sum(parts)
-        if payer_id in ids and total != amount:
-            raise api_error(f"debt_amounts add up to {dollars(total):.2f} but paid_amount is {dollars(amount):.2f}; "
-                            "when the payer is among the debtors the amounts must add up to paid_amount exactly.")
-        if total > amount:
-            raise api_error(f"debt_amounts add up to {dollars(total):.2f}, more than paid_amount "
-                            f"{dollars(amount):.2f}.")
+        if abs(total - amount) > SHARE_TOLERANCE_CENTS:
+            raise api_error(f"The sum of debt amounts ({dollars(total):.2f}) must be equal to the total amount of the "
+                            f"expense ({dollars(amount):.2f}); list the payer among the debtors for their own part.")
     debts = {uid: cents for uid, cents in zip(ids, parts) if uid != payer_id}
     if not debts:
         raise api_error("debtor_emails must include at least one person other than the payer.")
@@ -104,8 +103,8 @@ def splitwise_record_expense(world: World, description: str, paid_amount: float,
         paid_amount: the total paid, in dollars (> 0, at most 2 decimals).
         payer_email: the email of the person who paid.
         debtor_emails: emails of everyone sharing the cost (may include the payer).
-        debt_amounts: each debtor's part, same order and length as debtor_emails; with the payer listed they
-            must add up to paid_amount, otherwise to at most paid_amount (the rest is the payer's part).
+        debt_amounts: each debtor's part, same order and length as debtor_emails; they must add up to
+            paid_amount (within 10 cents), so list the payer with their own part when they share the cost.
         group_id: the group to record it in (payer and debtors must be members); no group when omitted.
         receipt_file_path: a receipt file in your file system (/... or ~/...) to attach.
         file_system_access_token: the access token from file_system_login; needed with receipt_file_path.

@@ -24,6 +24,12 @@ def _open_balance(world: World, group_id: int, user_id: int) -> int:
                if user_id in (creditor, debtor))
 
 
+def _check_unique_name(world: World, creator_id: int, name: str, group_id: int | None = None) -> None:
+    """The groups a user created have distinct names (AppWorld's uniqueness of (user, name))."""
+    if any(g["id"] != group_id for g in world.select(GROUPS, "user_id = ? AND name = ?", (creator_id, name))):
+        raise api_error(f"You already created a group named {name!r}; group names must be unique.")
+
+
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, MEMBERS, NOTIFICATIONS))
 def splitwise_create_group(world: World, name: str, member_emails: list[str],
                            description: str | None = None) -> dict[str, Any]:
@@ -40,6 +46,7 @@ def splitwise_create_group(world: World, name: str, member_emails: list[str],
     if not isinstance(name, str) or not name.strip():
         raise api_error("name must be at least 1 character long.")
     user = me(world)
+    _check_unique_name(world, int(user["id"]), name.strip())
     others: dict[int, dict[str, Any]] = {}
     for i, email in enumerate(member_emails or []):
         member = user_by_email(world, email, f"member_emails[{i}]")
@@ -103,9 +110,11 @@ def splitwise_update_group(world: World, group_id: int, name: str | None = None,
     Returns:
         {message}
     """
-    my_group(world, group_id, allow_deleted=False)
+    group = my_group(world, group_id, allow_deleted=False)
     if name is not None and not name.strip():
         raise api_error("name must be at least 1 character long.")
+    if name is not None:
+        _check_unique_name(world, int(group["user_id"]), name.strip(), group_id)
     fields = {k: v for k, v in (("name", name.strip() if name else None), ("description", description))
               if v is not None}
     if not fields:

@@ -87,6 +87,12 @@ def spotify_search_playlists(world: World, query: str | None = "", min_like_coun
     return _views(world, page)
 
 
+def _check_unique_title(world: World, user_id: int, title: str, playlist_id: int | None = None) -> None:
+    """A user's playlists have distinct titles (AppWorld's uniqueness of (title, user))."""
+    if any(p["id"] != playlist_id for p in world.select(PLAYLISTS, "user_id = ? AND title = ?", (user_id, title))):
+        raise api_error(f"You already have a playlist titled {title!r}; playlist titles must be unique.")
+
+
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(PLAYLISTS,))
 def spotify_create_playlist(world: World, title: str, is_public: bool = False) -> dict[str, Any]:
     """Creates an empty playlist that you own (add songs with spotify_add_song_to_playlist).
@@ -99,6 +105,7 @@ def spotify_create_playlist(world: World, title: str, is_public: bool = False) -
         {message, playlist_id}
     """
     core.check_text(title, "title")
+    _check_unique_title(world, core.my_id(world), title)
     playlist_id = core.insert(world, PLAYLISTS, {"title": title, "user_id": core.my_id(world),
                                                  "created_at": core.now(world), "is_public": bool(is_public),
                                                  "rating": 0.0, "like_count": 0, "review_count": 0})
@@ -136,6 +143,8 @@ def spotify_update_playlist(world: World, playlist_id: int, title: str | None = 
     core.own_playlist(world, playlist_id, core.my_id(world))
     core.check_text(title, "title")
     fields = {k: v for k, v in (("title", title), ("is_public", is_public)) if v is not None}
+    if title is not None:
+        _check_unique_title(world, core.my_id(world), title, playlist_id)
     if not fields:
         raise api_error("Nothing to update: give title and/or is_public.")
     world.update(PLAYLISTS, playlist_id, fields)

@@ -37,11 +37,21 @@ def _subscription_view(sub: dict[str, Any]) -> dict[str, Any]:
             "paid_amount": sub.get("paid_amount")}
 
 
+def _premium_now(world: World, user: dict[str, Any]) -> bool:
+    """Premium at this moment: a subscription that has not ended (AppWorld's test), or the account flag of a
+    user whose Premium no subscription row records (as a scenario file may set it)."""
+    subs = world.select(SUBSCRIPTIONS, "user_id = ?", (user["id"],))
+    if subs:
+        return any((s.get("end_date") or "") > core.now(world) for s in subs)
+    return bool(user.get("is_premium"))
+
+
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(SUBSCRIPTIONS,))
 def spotify_subscribe_premium(world: World, payment_card_id: int, duration: str) -> dict[str, Any]:
     """Buys Spotify Premium with one of your saved payment cards.
 
-    The plan starts now, or when your current Premium period ends if you already have one (it extends it).
+    The plan starts now; while you are already Premium it is refused (as AppWorld does): subscribe again once
+    the current period has ended.
 
     Args:
         payment_card_id: the card to charge (see spotify_show_payment_cards); it must not have expired.
@@ -52,13 +62,13 @@ def spotify_subscribe_premium(world: World, payment_card_id: int, duration: str)
     """
     if duration not in PLANS:
         raise api_error(f"Invalid duration {duration!r}: use 'monthly' or 'yearly'.")
+    user = core.me(world)
+    if _premium_now(world, user):
+        raise api_error("You are already a premium member.")
     card = own_card(world, payment_card_id)
     check_not_expired(world, int(card.get("expiry_year") or 0), int(card.get("expiry_month") or 0))
-    user = core.me(world)
     now = core.now(world)
-    ends = [s["end_date"] for s in world.select(SUBSCRIPTIONS, "user_id = ?", (user["id"],))
-            if s.get("end_date") and s["end_date"] > now]
-    start = datetime.fromisoformat(max([now, *ends])[:19])
+    start = datetime.fromisoformat(now[:19])
     end = start + _LENGTH[duration]
     sub_id = core.insert(world, SUBSCRIPTIONS, {
         "user_id": user["id"], "duration": duration, "start_date": start.isoformat(), "end_date": end.isoformat(),

@@ -33,6 +33,7 @@ def todoist_create_project(world: World, name: str, color: str | None = "charcoa
     """
     check_text(name, "name")
     color = check_color(color) or "charcoal"
+    _check_unique_name(world, me(world)["id"], name)
     project_id = core.create_project(world, me(world)["id"], name, color, description or "", is_inbox=False,
                                      is_favorite=bool(is_favorite))
     return {"message": "Project created.", "project_id": project_id}
@@ -108,6 +109,8 @@ def todoist_update_project(world: World, project_id: int, name: str | None = Non
     project = get_project(world, project_id, user_id)
     check_text(name, "name")
     check_color(color)
+    if name is not None:
+        _check_unique_name(world, project["user_id"], name, project["id"])
     fields = {k: v for k, v in (("name", name), ("color", color), ("description", description)) if v is not None}
     flags = {k: v for k, v in (("is_favorite", is_favorite), ("is_archived", is_archived)) if v is not None}
     if not fields and not flags:
@@ -331,7 +334,8 @@ def todoist_accept_project_invite(world: World, invite_code: str) -> dict[str, A
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(INVITES,))
 def todoist_delete_project_invite(world: World, invite_code: str) -> dict[str, str]:
-    """Cancels an invite you sent, or declines one sent to you.
+    """Cancels an invite you sent (only its inviter can delete it, as in AppWorld; an invitee just leaves it
+    unaccepted).
 
     Args:
         invite_code: the invite's code.
@@ -341,12 +345,17 @@ def todoist_delete_project_invite(world: World, invite_code: str) -> dict[str, s
     """
     user = me(world)
     invite = _invite(world, invite_code)
-    mine = invite.get("inviter_id") == user["id"]
-    to_me = (invite["invitee_email"] or "").lower() == (user.get("email") or "").lower()
-    if not (mine or to_me):
-        raise api_error(f"No project invite with invite_code {invite_code!r}.")
+    if invite.get("inviter_id") != user["id"]:
+        raise api_error("You are not authorized to delete this invite as you are not the inviter of this project "
+                        "invite.")
     world.delete(INVITES, invite["id"])
-    return {"message": "Invite cancelled." if mine else "Invite declined."}
+    return {"message": "Invite cancelled."}
+
+
+def _check_unique_name(world: World, owner_id: int, name: str, project_id: int | None = None) -> None:
+    """An owner's projects have distinct names (AppWorld's uniqueness of (user, name))."""
+    if any(p["id"] != project_id for p in world.select(PROJECTS, "user_id = ? AND name = ?", (owner_id, name))):
+        raise api_error(f"You already have a project named {name!r}; project names must be unique.")
 
 
 def _invite(world: World, invite_code: str) -> dict[str, Any]:

@@ -35,9 +35,22 @@ from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
 _TASK_SORTS = ("order_index", "due_date", "priority")
+#: the due-date bounds that mean "no bound" (AppWorld's defaults)
+DEFAULT_MIN_DUE, DEFAULT_MAX_DUE = "1500-01-01", "3000-01-01"
 
 
 # ------------------------------------------------------------------------------------------ tasks
+def _check_due_filters(due_today: bool, overdue: bool, min_due_date: str | None, max_due_date: str | None) -> None:
+    """AppWorld refuses due-date filters that contradict each other."""
+    narrowed = (min_due_date or DEFAULT_MIN_DUE) != DEFAULT_MIN_DUE or (max_due_date or DEFAULT_MAX_DUE) != DEFAULT_MAX_DUE
+    if due_today and overdue:
+        raise api_error("You cannot set both due_today and overdue to true.")
+    if due_today and narrowed:
+        raise api_error("You cannot set both due_today and min/max due date.")
+    if overdue and narrowed:
+        raise api_error("You cannot set both overdue and min/max due date.")
+
+
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(TASKS,))
 def todoist_create_task(world: World, project_id: int, title: str, section_id: int | None = None,
                         description: str | None = "", due_date: str | None = None, duration: float | None = None,
@@ -95,9 +108,10 @@ def todoist_show_tasks(world: World, project_id: int, section_id: int | None = N
         assigner_email: only tasks assigned by this user.
         priority: only tasks of this priority: 'high', 'medium' or 'low'.
         is_completed: only completed (true) or open (false) tasks.
-        due_today: only tasks due today.
+        due_today: only tasks due today (not with overdue or a narrowed min/max_due_date).
         label_id: only tasks carrying this label.
-        overdue: only open tasks whose due date is before today.
+        overdue: only open tasks whose due date is before today (not with due_today or a narrowed
+            min/max_due_date).
         min_due_date: only tasks due on or after this date (YYYY-MM-DD). Tasks without a due date are kept
             unless min_due_date or max_due_date is narrowed from its default.
         max_due_date: only tasks due on or before this date (YYYY-MM-DD).
@@ -113,6 +127,7 @@ def todoist_show_tasks(world: World, project_id: int, section_id: int | None = N
     user_id = me(world)["id"]
     project = get_project(world, project_id, user_id)
     check_priority(priority)
+    _check_due_filters(bool(due_today), bool(overdue), min_due_date, max_due_date)
     spec = parse_sort_by(sort_by or "+order_index", _TASK_SORTS)
     tasks = world.select(TASKS, "project_id = ?", (project["id"],))
     tasks = _filter_tasks(world, tasks, assignee_email=assignee_email, assigner_email=assigner_email,
@@ -156,9 +171,9 @@ def _filter_tasks(world: World, tasks: list[dict[str, Any]], *, assignee_email: 
         tasks = [t for t in tasks if date_part(t.get("due_date")) == today]
     if overdue:
         tasks = [t for t in tasks if not t.get("is_completed") and (date_part(t.get("due_date")) or "9999") < today]
-    low = core.check_filter_date(min_due_date, "min_due_date") or "1500-01-01"
-    high = core.check_filter_date(max_due_date, "max_due_date") or "3000-01-01"
-    narrowed = low != "1500-01-01" or high != "3000-01-01"
+    low = core.check_filter_date(min_due_date, "min_due_date") or DEFAULT_MIN_DUE
+    high = core.check_filter_date(max_due_date, "max_due_date") or DEFAULT_MAX_DUE
+    narrowed = low != DEFAULT_MIN_DUE or high != DEFAULT_MAX_DUE
 
     def in_range(t: dict[str, Any]) -> bool:
         due = date_part(t.get("due_date"))

@@ -141,19 +141,21 @@ def _as_int(value: Any) -> Any:
 
 # ------------------------------------------------------------------------------------------------- friends
 def friendship_rows(world: World, a: int, b: int) -> list[dict[str, Any]]:
-    return world.select(FRIENDSHIPS, "(user_id = ? AND friend_id = ?) OR (user_id = ? AND friend_id = ?)",
-                        (a, b, b, a))
+    """``a``'s friendship rows for ``b``: friendships are one-sided, as in AppWorld (``a`` listing ``b`` says
+    nothing about ``b``'s list)."""
+    return world.select(FRIENDSHIPS, "user_id = ? AND friend_id = ?", (a, b))
 
 
 def friends_since(world: World, a: int, b: int) -> str | None:
-    """When ``a`` and ``b`` became friends (the earlier row of the pair); None when they are not friends."""
+    """When ``a`` added ``b`` as a friend; None when ``b`` is not in ``a``'s friend list."""
     dates = [str(r.get("created_at") or "") for r in friendship_rows(world, a, b)]
     return min(dates) if dates else None
 
 
 def friend_ids(world: World, user_id: int) -> set[int]:
-    rows = world.select(FRIENDSHIPS, "user_id = ? OR friend_id = ?", (user_id, user_id))
-    return {r["friend_id"] if r["user_id"] == user_id else r["user_id"] for r in rows} - {user_id}
+    """The people in ``user_id``'s own friend list."""
+    rows = world.select(FRIENDSHIPS, "user_id = ?", (user_id,))
+    return {r["friend_id"] for r in rows} - {user_id}
 
 
 def user_view(world: World, viewer_id: int, user: dict[str, Any]) -> dict[str, Any]:

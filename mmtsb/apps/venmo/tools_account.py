@@ -19,7 +19,6 @@ from mmtsb.apps.venmo.core import (
     friendship_rows,
     full_name,
     me,
-    notify,
     now,
     other_user,
     user_by_email,
@@ -130,7 +129,7 @@ def venmo_search_friends(world: World, query: str | None = "", user_email: str |
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(FRIENDSHIPS, NOTIFICATIONS))
 def venmo_add_friend(world: World, user_email: str) -> dict[str, str]:
-    """Adds a Venmo friend (friendship is mutual; they get a notification).
+    """Adds a user to your Venmo friend list (friend lists are one-sided: theirs is unchanged).
 
     Args:
         user_email: the email of the user to befriend.
@@ -141,18 +140,14 @@ def venmo_add_friend(world: World, user_email: str) -> dict[str, str]:
     user = me(world)
     friend = other_user(world, user_email, "user_email")
     if friendship_rows(world, user["id"], friend["id"]):
-        raise api_error(f"You are already friends with {full_name(friend)} ({friend['email']}).")
-    stamp = now(world)
-    world.insert(FRIENDSHIPS, {"user_id": user["id"], "friend_id": friend["id"], "created_at": stamp})
-    world.insert(FRIENDSHIPS, {"user_id": friend["id"], "friend_id": user["id"], "created_at": stamp})
-    notify(world, friend["id"], "friend_added", "New friend", f"{full_name(user)} added you as a friend.",
-           user_email=user["email"])
-    return {"message": f"You are now friends with {full_name(friend)}."}
+        raise api_error(f"{full_name(friend)} ({friend['email']}) is already in your friend list.")
+    world.insert(FRIENDSHIPS, {"user_id": user["id"], "friend_id": friend["id"], "created_at": now(world)})
+    return {"message": f"Added {full_name(friend)} to your friend list."}
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(FRIENDSHIPS,))
 def venmo_remove_friend(world: World, user_email: str) -> dict[str, str]:
-    """Removes a Venmo friend (for both of you).
+    """Removes a user from your Venmo friend list (their list is unchanged).
 
     Args:
         user_email: the email of the friend to remove.
@@ -164,7 +159,7 @@ def venmo_remove_friend(world: World, user_email: str) -> dict[str, str]:
     friend = other_user(world, user_email, "user_email")
     rows = friendship_rows(world, user["id"], friend["id"])
     if not rows:
-        raise api_error(f"{full_name(friend)} ({friend['email']}) is not your friend.")
+        raise api_error(f"{full_name(friend)} ({friend['email']}) is already not in your friend list.")
     for row in rows:
         world.delete(FRIENDSHIPS, row["id"])
-    return {"message": f"{full_name(friend)} is no longer your friend."}
+    return {"message": f"Removed {full_name(friend)} from your friend list."}

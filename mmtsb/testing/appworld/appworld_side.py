@@ -1,0 +1,179 @@
+"""Plays call sequences against the real AppWorld apps, in-process, on empty in-memory databases.
+
+This file runs in AppWorld's own virtual environment (``python appworld_side.py < plan.json``), never in
+ours: it imports only ``appworld`` and the standard library, and never mmtsb. It reads a plan (people and
+sequences, already translated to AppWorld app and API names by :mod:`mmtsb.testing.appworld.plan`) on stdin
+and writes one JSON line per step on stdout: whether the call succeeded (HTTP status below 300), the tables
+whose rows changed, and the response message (for a person reading disagreements; it is never stored).
+
+Nothing AppWorld ships is copied here; its apps are driven through their public request interface, with
+people inserted through the apps' own models (verified accounts), as its databases would hold them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+import warnings
+from datetime import datetime, timedelta
+from typing import Any
+
+warnings.filterwarnings("ignore")
+
+CODE = re.compile(r"code is:?\s*([A-Za-z0-9]+)")
+APPS = ("gmail", "phone", "amazon", "file_system", "simple_note", "splitwise", "spotify", "todoist", "venmo")
+
+
+def resolve(value: Any, results: dict[str, Any], latest_code: Any) -> Any:
+    """A step's argument with its references filled in: ``"$label.field"`` from an earlier step's result,
+    ``"$code:<email>"`` from the newest mailed code (``latest_code(email)``). Shared with our side."""
+    if isinstance(value, str) and value.startswith("$code:"):
+        return latest_code(value.removeprefix("$code:"))
+    if isinstance(value, str) and value.startswith("$"):
+        label, _, field = value[1:].partition(".")
+        got = results.get(label)
+        return got.get(field) if isinstance(got, dict) else None
+    if isinstance(value, list):
+        return [resolve(v, results, latest_code) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve(v, results, latest_code) for k, v in value.items()}
+    return value
+
+
+class AppWorldSide:
+    """One sequence's AppWorld: fresh in-memory databases, frozen time, the plan's people."""
+
+    def __init__(self, start: datetime, people: list[dict[str, Any]], namespace: str) -> None:
+        from appworld.apps.api_lib import import_models_module
+        from appworld.requester import Requester
+
+        self.models = import_models_module
+        self.now = start
+        self.requester = Requester(to_db_home_path=f":memory:{namespace}", from_db_home_path=f":memory:{namespace}",
+                                   date_and_time=start, create_db=True, max_num_requests=None)
+        self.people = {p["key"]: p for p in people}
+        self.tokens: dict[tuple[str, str], str] = {}
+        self.results: dict[str, Any] = {}
+        from appworld.apps.api_lib import CompanyNotifier
+        from appworld.common.utils import import_apis_module
+
+        for app in APPS:
+            # logged-out tokens are kept per process; a sequence starts with none (its tokens may be equal to
+            # an earlier sequence's, made at the same frozen instant)
+            import_apis_module(app).logging_manager.blacklisted_tokens.clear()
+            CompanyNotifier(app).create_accounts(skip_if_exists=True)
+        for p in people:
+            self._create_person(p)
+
+    def _create_person(self, p: dict[str, Any]) -> None:
+        """Sign the person up in every app through its own API (Gmail and Phone first, as they deliver the
+        codes), then mark the accounts verified, as the people of AppWorld's databases are."""
+        for app in APPS:
+            identity = {"phone_number": p["phone_number"]} if app == "phone" else {"email": p["email"]}
+            response = self.requester._request(app, "signup", track=False, first_name=p["first_name"],
+                                               last_name=p["last_name"], password=p["password"], **identity)
+            if response.status_code >= 300:
+                raise RuntimeError(f"setup: {app} signup of {p['key']} failed: {response.text}")
+            user = self.models(app).User.find_one(**identity)
+            if hasattr(user, "verified"):
+                user.verified = True
+                user.save()
+
+    # ------------------------------------------------------------------------------------------ state
+    def fingerprints(self) -> dict[str, str]:
+        """``app.table`` -> a hash of its rows (search-index shadow tables left out)."""
+        out: dict[str, str] = {}
+        for app in APPS:
+            con = self.models(app).SQLModel.db.connection
+            names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                     if not n.startswith("sqlite") and "_fts" not in n]
+            for name in names:
+                rows = con.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
+                out[f"{app}.{name}"] = hashlib.sha1(repr(rows).encode()).hexdigest()
+        return out
+
+    def latest_code(self, email: str) -> str:
+        """The code in the newest email delivered to ``email`` (what a person reads to verify or reset)."""
+        con = self.models("gmail").SQLModel.db.connection
+        for (body,) in con.execute("SELECT body FROM emails ORDER BY id DESC"):
+            found = CODE.search(body or "")
+            if found and email:
+                return found.group(1)
+        return "no-code"
+
+    def advance(self, minutes: float) -> None:
+        from appworld.apps.api_lib import set_local_date_and_time, unset_local_date_and_time
+
+        unset_local_date_and_time(self.requester.time_freezer_or_id)
+        self.now = self.now + timedelta(minutes=minutes)
+        self.requester.time_freezer_or_id = set_local_date_and_time(self.now)
+
+    # ------------------------------------------------------------------------------------------ steps
+    def token(self, person: str, app: str) -> str:
+        """A token for the person in the app, from the app's own login (cached until a logout)."""
+        key = (person, app)
+        if key not in self.tokens:
+            p = self.people[person]
+            identity = p["phone_number"] if app == "phone" else p["email"]
+            user = self.models(app).User.find_one(**({"phone_number": identity} if app == "phone"
+                                                     else {"email": identity}))
+            response = self.requester._request(app, "login", track=False, username=identity,
+                                               password=user.password if user is not None else "")
+            self.tokens[key] = response.json().get("access_token", "no-account") if response.status_code < 300 \
+                else "no-account"
+        return self.tokens[key]
+
+    def step(self, step: dict[str, Any]) -> dict[str, Any]:
+        if "advance_minutes" in step:
+            self.advance(step["advance_minutes"])
+            return {"skip": True}
+        app, api = step["app"], step["api"]
+        args = resolve(step.get("args", {}), self.results, self.latest_code)
+        from appworld.requester import _get_api_name_to_doc
+
+        docs = _get_api_name_to_doc(app, include_private_apis=False)
+        if api not in docs:
+            return {"error": f"AppWorld's {app} app has no API {api!r}"}
+        known = {p["name"] for p in docs[api]["parameters"]}
+        unknown = sorted(set(args) - known)
+        if unknown:
+            return {"error": f"{app}.{api} has no parameter(s) {unknown}; it takes {sorted(known)}"}
+        if step.get("as") and "access_token" in known:
+            args["access_token"] = self.token(step["as"], app)
+        before = self.fingerprints()
+        response = self.requester._request(app, api, track=False, **args)
+        after = self.fingerprints()
+        try:
+            body = response.json()
+        except ValueError:
+            body = {"message": getattr(response, "text", "")}
+        ok = response.status_code < 300
+        if step.get("label") and ok:
+            self.results[step["label"]] = body if isinstance(body, dict) else {"list": body}
+        if ok and api == "logout":
+            self.tokens.pop((step.get("as"), app), None)
+        if ok and api == "login" and step.get("as"):
+            self.tokens[(step["as"], app)] = body["access_token"]
+        message = body.get("message") if isinstance(body, dict) else None
+        return {"ok": ok, "status": response.status_code, "changed": sorted(k for k in after if after[k] != before.get(k)),
+                "message": message}
+
+
+def main() -> None:
+    plan = json.load(sys.stdin)
+    start = datetime.fromisoformat(plan["start"])
+    for n, sequence in enumerate(plan["sequences"]):
+        side = AppWorldSide(start, plan["people"], f"seq{n}")
+        for i, step in enumerate(sequence["steps"]):
+            try:
+                out = side.step(step)
+            except Exception as exc:  # noqa: BLE001 - a crash of the harness is reported, not raised
+                out = {"error": f"{type(exc).__name__}: {exc}"}
+            print(json.dumps({"sequence": sequence["name"], "index": i, **out}, default=str), flush=True)
+        side.requester.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Call sequences for the AppWorld differential harness, and their translation to AppWorld's names.
+
+A :class:`Sequence` is a list of :class:`Step` calls of our tools, made by people of :data:`PEOPLE` (each
+signed up, verified, in every app before the sequence starts). Arguments may refer to what an earlier step
+returned (``"$label.field"``) or to the code in the newest email a person received (``"$code:<email>"``), so
+each side resolves them against its own ids and codes. :func:`to_plan` translates a list of sequences to the
+JSON plan the AppWorld side reads: our tool ``<domain>_<api>`` becomes AppWorld's app and API name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the instant every sequence starts at (both sides freeze their clocks there)
+START = "2024-05-01T12:00:00"
+
+#: the people every sequence starts with: signed up and verified in every app
+PEOPLE: tuple[dict[str, str], ...] = (
+    {"key": "alice", "first_name": "Alice", "last_name": "Stone", "email": "alice@gmail.com",
+     "phone_number": "5550000001", "password": "alice-pw"},
+    {"key": "bob", "first_name": "Bob", "last_name": "Reed", "email": "bob@gmail.com",
+     "phone_number": "5550000002", "password": "bob-pw1"},
+    {"key": "carol", "first_name": "Carol", "last_name": "Ames", "email": "carol@gmail.com",
+     "phone_number": "5550000003", "password": "carol-pw"},
+)
+
+#: our tool domains that are parts of another AppWorld app
+DOMAIN_APP = {"alarms": "phone", "contacts": "phone", "messages": "phone"}
+#: AppWorld apps the harness compares (the ones the reference runs)
+APPS = ("amazon", "file_system", "gmail", "phone", "simple_note", "splitwise", "spotify", "todoist", "venmo")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One call of our tool ``tool`` by person ``as_`` (None: nobody logged in), or a clock advance."""
+
+    tool: str | None
+    args: dict[str, Any] = field(default_factory=dict)
+    as_: str | None = "alice"
+    label: str | None = None
+    advance_minutes: float | None = None
+
+    @property
+    def domain(self) -> str:
+        return (self.tool or "").split("_", 1)[0] if self.tool and not self.tool.startswith(
+            ("simple_note_", "file_system_")) else "_".join((self.tool or "").split("_", 2)[:2])
+
+    @property
+    def app(self) -> str:
+        return DOMAIN_APP.get(self.domain, self.domain)
+
+    @property
+    def api(self) -> str:
+        return (self.tool or "")[len(self.domain) + 1:]
+
+
+@dataclass(frozen=True)
+class Sequence:
+    name: str
+    steps: tuple[Step, ...]
+
+    @property
+    def app(self) -> str:
+        return next((s.app for s in self.steps if s.tool), "")
+
+
+def call(tool: str, as_: str | None = "alice", label: str | None = None, **args: Any) -> Step:
+    """A call of ``tool`` with ``args`` by ``as_``; ``label`` names its result for later ``"$label.field"``."""
+    return Step(tool, args, as_, label)
+
+
+def advance(minutes: float) -> Step:
+    """Move both clocks forward (for expiring codes and tokens)."""
+    return Step(None, advance_minutes=minutes)
+
+
+def sequence(name: str, *steps: Step) -> Sequence:
+    return Sequence(name, tuple(steps))
+
+
+def to_plan(sequences: list[Sequence]) -> dict[str, Any]:
+    """The JSON plan for the AppWorld side."""
+    def step(s: Step) -> dict[str, Any]:
+        if s.tool is None:
+            return {"advance_minutes": s.advance_minutes}
+        return {"app": s.app, "api": s.api, "args": s.args, "as": s.as_, "label": s.label}
+
+    return {"start": START, "people": list(PEOPLE),
+            "sequences": [{"name": q.name, "steps": [step(s) for s in q.steps]} for q in sequences]}
