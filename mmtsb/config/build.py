@@ -253,7 +253,7 @@ def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeC
             toolbox=data["toolbox"]["level"], budgets=budgets, images=data["images"],
             image_root=image_root, strict_reference=bool(data["strict_reference"]), seed=int(data["seed"]),
             response_cache_dir=str(((cwd or Path.cwd()) / Path(cache).expanduser()).resolve()) if cache else None,
-            ui=ui_mode(data),
+            ui=ui_mode(data), protocol=str((data.get("protocol") or {}).get("name") or "paper"),
         )
     except ConfigError as e:  # e.g. UI mode with the pure code-execution interface
         raise RunConfigError(str(e)) from None

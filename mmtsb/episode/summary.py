@@ -18,7 +18,8 @@ def render_summary(result: EpisodeResult, console: Console | None = None) -> Non
     table.add_row("roles", ", ".join(f"{k}={v}" for k, v in t["roles"].items() if v))
     table.add_row("interface", str(t["interface"]))
     table.add_row("end reason", result.end_reason)
-    table.add_row("agent steps", str(result.steps))
+    table.add_row("steps", f"{result.steps} (agent and user messages, the paper's count); "
+                           f"{result.agent_steps} agent actions")
     table.add_row("messages", f"{len(t['messages'])} ({t['budgets']['rows']} counted of {t['budgets']['max_messages']})")
     ed = t["entity_diff"]
     table.add_row("entity F1", f"{ed['f1']:.3f} (micro {ed['micro_f1']:.3f}, reference macro {ed['reference_f1']:.3f})")

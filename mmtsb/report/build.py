@@ -66,6 +66,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "n_user_judged": head["n_user_judged"],
         **{k: head[k] for k in ("ui_sr", "ui_sr_ci", "n_ui_judged") if k in head},   # UI mode only
         "avg_steps": head["avg_steps"],
+        "avg_agent_steps": head["avg_agent_steps"],
         "infra_failures": failures_by_class[FailureClass.INFRASTRUCTURE],
         "not_evaluated": len(infra),
         "infra_rate": len(infra) / len(rows) if rows else None,

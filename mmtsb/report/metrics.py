@@ -146,6 +146,7 @@ def _core_metrics(rows: Sequence[Row], sr: float | None, passed: int, judged: in
         "n_user_judged": ujudged,
         "user_sr_ci": list(wilson(upassed, ujudged) or []) or None,
         "avg_steps": mean(r.get("steps") for r in rows),
+        "avg_agent_steps": mean(r.get("agent_steps") for r in rows),
     }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from mmtsb.protocol import registry
 from mmtsb.protocol.failures import row_failure_class
 from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.steps import reported_steps
 from mmtsb.protocol.trajectory import Trajectory, parse_trajectory
 
 __all__ = ["AGENT_CRITERIA", "FRAMEWORK_TOOLS", "TAXONOMY", "UI_CRITERIA", "USER_CRITERIA", "episode_row",
@@ -90,7 +91,8 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
         "entity_f1_macro": ed.get("macro_f1"),
         "entity_f1_reference": ed.get("reference_f1"),
         "unexpected_writes": len(ed.get("unexpected_writes") or []),
-        "steps": t.steps,
+        "steps": reported_steps(t.steps),      # the paper's: agent + user messages, capped at 100
+        "agent_steps": t.agent_steps,          # ours: the agent's actions
         "rows": t.budgets.rows,
         "end_reason": t.end_reason,
         "error": t.error,

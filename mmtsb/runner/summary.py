@@ -15,7 +15,7 @@ class RunSummary:
     agent_sr: float | None
     user_sr: float | None
     entity_f1: float | None
-    avg_steps: float | None
+    avg_steps: float | None                    # the paper's: agent + user messages per episode, capped at 100
     infra_failures: int
     duration_s: float
     total_tokens: int = 0
@@ -37,6 +37,7 @@ class RunSummary:
     failed_calls: int = 0                      # failed model-call attempts, over every role and attempt
     stopped: str | None = None                 # why the run stopped early (a configuration failure), else None
     not_played: int = 0                        # episodes left unplayed by that stop (a resume plays them)
+    avg_agent_steps: float | None = None       # ours: the agent's actions per episode
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -75,6 +76,7 @@ def summarize(rows: list[dict[str, Any]], duration_s: float = 0.0) -> RunSummary
         not_evaluated=len(rows) - len(ok),
         earlier_attempts_tokens=earlier_tokens,
         earlier_attempts_cost_usd=earlier_cost,
+        avg_agent_steps=_mean([r["agent_steps"] for r in ok if r.get("agent_steps") is not None]),
         failed_calls=sum(int(r.get(f"{role}_failed_calls") or 0) for r in rows for role in role_keys())
         + sum(int(r.get("earlier_attempts_failed_calls") or 0) for r in rows),
     )

@@ -253,6 +253,7 @@ class Interpreter:
         self.start_seconds = 0.0
         self.restarts = 0
         self._run_id = 0
+        self._run_timeout: float | None = None
         try:
             self.server._attach(self)
             self._start()
@@ -401,13 +402,17 @@ class Interpreter:
         return {**reply, "id": msg.get("id")}, images
 
     # --- running code -------------------------------------------------------------------------------------
-    def run(self, code: str) -> ExecResult:
-        """Execute one cell with the REPL's semantics; never raises for anything the code does."""
+    def run(self, code: str, *, timeout: float | None = None) -> ExecResult:
+        """Execute one cell with the REPL's semantics; never raises for anything the code does.
+
+        ``timeout``: seconds this run may take at most, below the limits' ``wall_seconds`` (an episode's
+        remaining wall clock); unlike ``wall_seconds`` it is not extended by the time tools take."""
         started = time.monotonic()
         if not isinstance(code, str):
             raise TypeError(f"code must be a str, got {type(code).__name__}")
         with self._lock:
             self._check_open()
+            self._run_timeout = timeout
             if len(code) > self.limits.max_code_chars:
                 return ExecResult(error=f"ValueError: the program has {len(code)} characters; the limit is "
                                         f"{self.limits.max_code_chars}.",
@@ -517,6 +522,8 @@ class Interpreter:
     def _talk(self, child: Spawned, code: str, started: float, images: list[int], printed: list[str],
               watch: Watch) -> ExecResult:
         deadline = started + self.limits.wall_seconds
+        cap = started + self._run_timeout if self._run_timeout is not None else float("inf")
+        deadline = min(deadline, cap)
         room = self.limits.output_chars
         calls = 0
         self._run_id += 1
@@ -539,7 +546,7 @@ class Interpreter:
                     over = calls > self.limits.max_tool_calls
                     reply, tool_images = self._answer_call(msg, over_budget=over)
                     images.extend(tool_images)
-                    deadline += time.monotonic() - call_started  # tool time is not the code's time
+                    deadline = min(cap, deadline + time.monotonic() - call_started)  # tool time is not the code's
                     send_msg(child.sock, reply, deadline=deadline)
                 elif op == "out":
                     text = msg.get("text")
@@ -554,6 +561,10 @@ class Interpreter:
                 else:
                     raise ProtocolError(f"unexpected message {str(op)[:40]!r}")
         except TimeoutError:
+            if time.monotonic() >= cap:
+                raise _ChildLost(f"TimeoutError: the episode's wall-clock budget ran out while the code ran "
+                                 f"({self._run_timeout:.3g} s were left), so it was stopped. {LOST_STATE}",
+                                 timed_out=True) from None
             raise _ChildLost(f"TimeoutError: the code ran longer than {self.limits.wall_seconds:g} s "
                              f"(wall clock) and was stopped. {LOST_STATE}", timed_out=True) from None
         except (PeerClosed, OSError) as e:

@@ -81,7 +81,7 @@ def role_of(body: dict[str, Any]) -> str:
     first = body["messages"][0]
     system = first["content"] if first["role"] == "system" else ""
     system = system if isinstance(system, str) else json.dumps(system)
-    if "strict, careful evaluator" in system:
+    if "careful evaluator of an AI assistant" in system:
         return "agent_judge"
     if "SIMULATED USER" in system:
         return "user_judge"

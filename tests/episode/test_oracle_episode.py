@@ -114,7 +114,8 @@ def test_episode_cli_json_summary(scenario_file, tmp_path):
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout.strip().splitlines()[-1])
     assert summary == {"scenario": "episode_test_001", "agent_pass": True, "entity_f1": 1.0,
-                       "steps": summary["steps"], "end_reason": "user_ended"}
+                       "steps": summary["steps"], "agent_steps": summary["agent_steps"], "end_reason": "user_ended"}
+    assert summary["steps"] > summary["agent_steps"] > 0   # the paper's count has the user's messages too
     assert (tmp_path / "out" / "episode_test_001.json").exists()
 
 

@@ -101,6 +101,7 @@ def trajectory(scenario: str, *, agent_pass: bool | None, user_pass: bool | None
     usage = {"prompt_tokens": tokens - 10, "completion_tokens": 10, "total_tokens": tokens, "api_calls": 2,
              "cost_usd": cost}
     return {
+        "schema_version": 4, "agent_steps": steps,
         "scenario": scenario, "scenario_file": f"scenarios/{scenario}.json", "interface": "code_exec",
         "roles": {"agent": "oracle", "user": "scripted", "agent_judge": "static", "user_judge": "static"},
         "taxonomy": TAXONOMY[scenario], "categories": ["APPWORLD"], "expected_tools": EXPECTED,

@@ -59,7 +59,7 @@ def role_of(body: dict[str, Any]) -> str:
     system = body["messages"][0]["content"] if body["messages"][0]["role"] == "system" else ""
     system = system if isinstance(system, str) else json.dumps(system)
     for marker, role in (("interactive screens an AI assistant", "ui_judge"), ("SIMULATED USER", "user_judge"),
-                         ("strict, careful evaluator", "agent_judge"), ("You are playing a person", "user")):
+                         ("careful evaluator of an AI assistant", "agent_judge"), ("You are playing a person", "user")):
         if marker in system:
             return role
     return "agent"
