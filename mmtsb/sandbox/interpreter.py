@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self
 
+from mmtsb.sandbox.clock import ClockSource, clock_fields
 from mmtsb.sandbox.config import ExecResult, SandboxLimits
 from mmtsb.sandbox.forkserver import SandboxServer, SandboxStartError, Spawned, TemplateProcess
 from mmtsb.sandbox.protocol import PeerClosed, ProtocolError, recv_msg, send_msg
@@ -222,6 +223,9 @@ class Interpreter:
             per process (closing it closes this interpreter too). None: a private server, started now and
             stopped when this interpreter closes. That works anywhere but pays a template start (about half a
             second of CPU for its imports) per interpreter, where a shared server pays it once.
+        clock: the World's clock (``world.clock.now``): the code's ``datetime.now()``, ``date.today()`` and
+            ``time.time()`` read it, frozen, updated at every run and every tool result
+            (:mod:`mmtsb.sandbox.clock`). None: the machine's clock.
 
     Use as a context manager, or call :meth:`close`. ``child_cpu_s`` is the CPU its processes used so far.
     """
@@ -229,12 +233,13 @@ class Interpreter:
     def __init__(self, tools: ToolsArg = (), tool_handler: ToolHandler | None = None,
                  limits: SandboxLimits | None = None, scratch_dir: str | Path | None = None, *,
                  static_checks: bool = True, seed: int | None = None,
-                 server: SandboxServer | None = None) -> None:
+                 server: SandboxServer | None = None, clock: ClockSource | None = None) -> None:
         self.limits = limits or SandboxLimits()
         self._tools = tool_definitions(tools)
         if self._tools and tool_handler is None:
             raise ValueError("Interpreter(tools=...) needs a tool_handler to run the calls")
         self.tool_handler = tool_handler
+        self.clock = clock
         self.static_checks = static_checks
         self.seed = seed
         if server is not None:
@@ -399,7 +404,7 @@ class Interpreter:
             images: list[int] = []
         else:
             reply, images = self._handle_call(msg)
-        return {**reply, "id": msg.get("id")}, images
+        return {**reply, "id": msg.get("id"), **clock_fields(self.clock)}, images
 
     # --- running code -------------------------------------------------------------------------------------
     def run(self, code: str, *, timeout: float | None = None) -> ExecResult:
@@ -528,7 +533,8 @@ class Interpreter:
         calls = 0
         self._run_id += 1
         try:
-            send_msg(child.sock, {"op": "run", "id": self._run_id, "code": code}, deadline=deadline)
+            send_msg(child.sock, {"op": "run", "id": self._run_id, "code": code, **clock_fields(self.clock)},
+                     deadline=deadline)
         except (BrokenPipeError, ConnectionResetError):
             raise _NotDelivered() from None
         except (OSError, TimeoutError) as e:

@@ -116,3 +116,14 @@ def test_the_wall_clock_stops_a_code_run(scenario_file):
     run = result.record.code_runs[0]
     assert run["timed_out"] and "wall-clock budget ran out" in run["error"]
     assert took < 20, f"the episode took {took:.1f} s with a 3 s wall clock (a run may take 30 s)"
+
+
+# ---------------------------------------------------------------------------------------------- sandbox clock
+def test_agent_code_reads_the_scenario_time(scenario_file):
+    code = ("```python\nimport datetime, time\nprint(datetime.datetime.now().isoformat(), datetime.date.today(), "
+            "int(time.time()))\n```")
+    with FakeLLMServer(script=[code], default="Done.") as server:
+        cfg = apply_overrides(EpisodeConfig(), ["agent=code_exec", "images=placeholder", *agent_model(server.base_url)])
+        result = asyncio.run(played(play_scenario(scenario_file, cfg)))
+    printed = result.record.code_runs[0]["stdout"].split()
+    assert printed == ["2026-04-16T23:51:15", "2026-04-16", "1776383475"], printed   # SCENARIO's reference_time
