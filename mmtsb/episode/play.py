@@ -77,6 +77,7 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     finally:
         scratch_folder.close()
     result.record.scenario_file = str(path)
+    result.record.toolbox = cfg.toolbox
     if trajectory_dir is not None:
         write_trajectory(result.record, Path(trajectory_dir) / f"{scenario.name}.json")
     return result

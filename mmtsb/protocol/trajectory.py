@@ -72,6 +72,7 @@ class ToolOutcomeRecord(_Record):
     error: dict[str, Any] | str | None = None     # {"type", "message"}; a plain message in hand-written files
     images: list[int] = Field(default_factory=list)
     duration_s: float = 0.0
+    full_tool: str | None = None                  # a reduced-level call: the FULL tool it dispatched to
 
 
 class ImageRecord(_Record):
@@ -142,6 +143,7 @@ class Trajectory(_Record):
     scenario: str
     scenario_file: str | None = None
     interface: str | None = None
+    toolbox: str | None = None                # the toolbox level (tool recall maps level tools back to FULL)
     seed: int | None = None
     roles: dict[str, str | None] = Field(default_factory=dict)
     prompts: dict[str, PromptRecord] = Field(default_factory=dict)

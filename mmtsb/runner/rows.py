@@ -34,16 +34,33 @@ def role_keys() -> tuple[str, ...]:
 
 
 def invoked_tools(trajectory: Trajectory) -> list[str]:
-    """App tools the agent called (tool calls and calls made from its code), in first-call order."""
+    """App tools the agent called (tool calls and calls made from its code), in first-call order; a
+    reduced-level tool's call counts as the FULL tool it dispatched to."""
     seen: dict[str, None] = {}
     for call in trajectory.tool_calls:
-        if call.tool and call.tool not in FRAMEWORK_TOOLS:
-            seen.setdefault(call.tool, None)
+        name = call.full_tool or call.tool
+        if name and name not in FRAMEWORK_TOOLS:
+            seen.setdefault(name, None)
     return list(seen)
 
 
+def absorbed_tools(toolbox: str | None) -> dict[str, tuple[str, ...]]:
+    """The FULL tools each tool of a reduced toolbox level stands for (empty for FULL or an unknown level)."""
+    if not toolbox or toolbox == "full":
+        return {}
+    from mmtsb.tools.levels import registry_for_level
+
+    try:
+        registry = registry_for_level(toolbox)
+    except ValueError:
+        return {}
+    return {s.name: s.absorbs for s in registry if s.absorbs}
+
+
 def surfaced_tools(trajectory: Trajectory) -> list[str]:
-    """App tools the agent was shown by discovery (registered names or returned docs), plus invoked ones."""
+    """App tools the agent was shown by discovery (registered names or returned docs), plus invoked ones; at a
+    reduced toolbox level, a level tool shown stands for the FULL tools it absorbs."""
+    absorbs = absorbed_tools(trajectory.toolbox)
     seen: dict[str, None] = {}
     for call in trajectory.tool_calls:
         if call.tool != "api_docs_search_api_docs" or not call.ok:
@@ -57,8 +74,10 @@ def surfaced_tools(trajectory: Trajectory) -> list[str]:
         else:
             names = []
         for n in names:
-            if n and n not in FRAMEWORK_TOOLS:
-                seen.setdefault(n, None)
+            # a level tool surfaced is every FULL tool it absorbs surfaced (and itself, when it is one)
+            for full in (n, *absorbs.get(n, ())) if n else ():
+                if full not in FRAMEWORK_TOOLS:
+                    seen.setdefault(full, None)
     for n in invoked_tools(trajectory):
         seen.setdefault(n, None)
     return list(seen)
