@@ -52,7 +52,8 @@ def known_column_types() -> dict[str, pa.DataType]:
 def _known_column_types(party_names: tuple[str, ...]) -> dict[str, pa.DataType]:
     parties = [registry.judged_parties()[name] for name in party_names]
     roles = role_keys()
-    bools = {"infra_failure", "require_disambiguation", "code_dirty", *(f"{p.name}_pass" for p in parties),
+    bools = {"infra_failure", "require_disambiguation", "code_dirty", *(f"{r}_cost_known" for r in roles),
+             *(f"{p.name}_pass" for p in parties),
              *(p.column(c) for p in parties for c in p.criteria)}
     ints = {"unexpected_writes", "steps", "agent_steps", "rows", "num_images", "num_user_rounds", "repeat", "seed",
             "attempts",

@@ -126,6 +126,8 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
         u = t.usage.get(role)
         for k in USAGE_FIELDS:
             row[f"{role}_{k}"] = (getattr(u, k, 0) or 0) if u is not None else 0
+        # a price litellm's map does not know (and no configured price): cost_usd counts those calls as 0
+        row[f"{role}_cost_known"] = bool(getattr(u, "cost_known", True)) if u is not None else True
     for k in TAXONOMY:
         row[k] = t.taxonomy.get(k)
     invoked, surfaced = invoked_tools(t), surfaced_tools(t)

@@ -141,7 +141,9 @@ def test_files_written(run_a: Path, built: dict[str, Any]) -> None:
                     "excluded", "heuristic classification", "Entity F1 (macro, reference)",
                     "Surfaced tool recall", "Invoked tool recall", "![Breakdowns (Figure 5)](figures/"):
         assert section in md, section
-    assert "| Agent SR | 37.5% | [13.7, 69.4] | 8 |" in md
+    assert "| Agent SR (4 of 5 criteria) | 37.5% | [13.7, 69.4] | 8 |" in md
+    # run A mixes static-judged episodes (4 criteria) with LLM-judged ones (5): said where Agent SR is printed
+    assert "Agent SR over 4 of the 5 criteria for 6 of 8 judged episodes" in md
 
 
 def test_existing_summary_keys_are_kept(tmp_path: Path, run_b: Path) -> None:
