@@ -320,6 +320,8 @@ def build_run_settings(cfg: DictConfig, run_dir: Path, *, cwd: Path | None = Non
     _, files = scenario_files(data["dataset"], cwd=cwd)
     check_playable(episode, files, data["dataset"]["name"])
     runner = RunnerSettings(**_known(RunnerSettings, data["runner"]))
+    if problems := runner.problems():
+        raise RunConfigError("; ".join(problems))
     logging = LoggingSettings(**_known(LoggingSettings, data["logging"]))
     if logging.group is None and sweep_group:
         logging.group = sweep_group
