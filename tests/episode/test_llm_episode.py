@@ -19,7 +19,6 @@ from mmtsb.protocol.judges import AGENT_CRITERIA, USER_CRITERIA
 from mmtsb.testing import FakeLLMServer
 from testkit import REPO
 
-from test_oracle_episode import SCENARIO  # noqa: E402  (same folder)
 
 
 async def played(episode: Any) -> Any:
@@ -102,13 +101,6 @@ class Responder:
         role = role_of(body)
         self.calls[role] += 1
         return self.scripts[role].pop(0)
-
-
-@pytest.fixture
-def scenario_file(tmp_path):
-    p = tmp_path / "episode_test_001.json"
-    p.write_text(json.dumps(SCENARIO))
-    return p
 
 
 def model_overrides(base_url: str) -> list[str]:

@@ -61,13 +61,6 @@ SCENARIO = {
 }
 
 
-@pytest.fixture
-def scenario_file(tmp_path):
-    p = tmp_path / "episode_test_001.json"
-    p.write_text(json.dumps(SCENARIO))
-    return p
-
-
 @pytest.mark.parametrize("interface", ["code_exec", "tool_use"])
 def test_oracle_scripted_static_passes(scenario_file, tmp_path, interface):
     cfg = apply_overrides(EpisodeConfig(), [f"interface={interface}", "images=placeholder"])

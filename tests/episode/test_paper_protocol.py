@@ -4,7 +4,6 @@ the interaction-step cap, and the wall clock enforced while a model call or a co
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import pytest
@@ -17,13 +16,6 @@ from mmtsb.testing import FakeLLMServer
 
 from test_llm_episode import played
 from test_oracle_episode import SCENARIO  # noqa: E402  (same folder)
-
-
-@pytest.fixture
-def scenario_file(tmp_path):
-    p = tmp_path / "episode_test_001.json"
-    p.write_text(json.dumps(SCENARIO))
-    return p
 
 
 def agent_model(base_url: str) -> list[str]:
