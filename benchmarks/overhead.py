@@ -154,6 +154,7 @@ async def long_episodes(step_counts: list[int]) -> list[tuple[list[float], CPU]]
         for steps in step_counts:
             with fake_server(["```python\nsupervisor_show_profile()\n```"] * steps) as base_url:
                 cfg = apply_overrides(EpisodeConfig(), [*overrides(base_url), f"budgets.max_steps={steps}",
+                                                        "budgets.max_interaction_steps=null",
                                                         f"image_root={SCENARIOS[0].parent}"])
                 server = shared_sandbox(factory)
                 start = CPU.now(server)

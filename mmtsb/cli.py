@@ -37,12 +37,17 @@ def cmd_tools_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"{len(rows)} tools at level {args.level}")
-    for col in ("name", "domain", "params", "visible to", "mutates"):
-        table.add_column(col)
+    # names are never cut or wrapped, however narrow the terminal: the other columns fold instead
+    table.add_column("name", no_wrap=True, min_width=max((len(r["name"]) for r in rows), default=4))
+    for col in ("domain", "params", "visible to", "mutates"):
+        table.add_column(col, overflow="fold")
     for r in rows:
         table.add_row(r["name"], r["domain"], ", ".join(p["name"] + ("" if p["required"] else "?") for p in r["params"]),
                       ",".join(r["visible_to"]), "yes" if r["mutates"] else "")
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:   # piped or redirected: no terminal width to respect, so nothing folds
+        console = Console(width=max(console.width, 240))
+    console.print(table)
     return 0
 
 

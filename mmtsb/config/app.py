@@ -66,6 +66,39 @@ def unwritable_output_dir(argv: Sequence[str]) -> str | None:
     return None
 
 
+def group_options(folder: Path, group: str) -> list[str]:
+    """The options of a config group: its YAML files in ``conf/`` and the structured configs stored for it."""
+    from hydra.core.config_store import ConfigStore
+
+    names = {p.stem for p in (folder / group).glob("*.yaml")}
+    try:
+        names |= {n.removesuffix(".yaml") for n in ConfigStore.instance().list(group) if n.endswith(".yaml")}
+    except OSError:   # Hydra's store raises IOError for a group it has no entry for
+        pass
+    return sorted(names)
+
+
+def unknown_group_option(argv: Sequence[str], folder: Path) -> str | None:
+    """A ``group=option`` override naming no option of the group, as one line that lists the options (before
+    Hydra starts: its own message buries them under the config search path). Sweeps (``a,b``) are checked item
+    by item; values with interpolations or sweep functions are left to Hydra."""
+    for item in argv:
+        key, sep, value = item.partition("=")
+        group = key.lstrip("+~").split("@", 1)[0]
+        if not sep or item.startswith("-") or "." in group or not group or group == "hydra":
+            continue
+        if any(c in value for c in "${}()[]*") or value in ("", "null"):
+            continue
+        options = group_options(folder, group)
+        if not options:   # not a config group (a plain key such as seed=3)
+            continue
+        for choice in (v.strip() for v in value.split(",")):
+            if choice not in options:
+                return (f"{group}={choice}: not an option of the config group {group!r}; options: "
+                        f"{', '.join(options)}")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the Hydra application on ``argv`` (default: ``sys.argv[1:]``); returns the exit status (see
     :func:`exit_status`; 2 also for a config error found before the first episode)."""
@@ -76,9 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfNotFoundError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
-    if (problem := unwritable_output_dir(sys.argv[1:] if argv is None else argv)) is not None:
-        print(f"{PROG}: {problem}", file=sys.stderr)
-        return EXIT_CONFIG_ERROR
+    args = list(sys.argv[1:] if argv is None else argv)
+    for problem in (unwritable_output_dir(args), unknown_group_option(args, Path(config_path))):
+        if problem is not None:
+            print(f"{PROG}: {problem}", file=sys.stderr)
+            return EXIT_CONFIG_ERROR
     outcomes: list[JobOutcome] = []
 
     def task(cfg: DictConfig) -> float | None:

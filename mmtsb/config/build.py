@@ -143,7 +143,10 @@ def model_settings(entry: dict[str, Any] | None, *, where: str) -> ModelSettings
     model_id = entry.get("model")
     if not model_id:
         raise RunConfigError(f"{where}.model is empty for model entry {name!r}: set it to a litellm model id "
-                             "(e.g. openai/gpt-5.4)")
+                             "(e.g. openai/gpt-5.4, or openai/<name the server knows> for openai_compatible)")
+    if name == "openai_compatible" and not entry.get("api_base"):
+        raise RunConfigError(f"{where}=openai_compatible needs the server's endpoint: set {where}.api_base="
+                             "http://HOST:PORT/v1 (the OpenAI-compatible server to call)")
     if model_id.startswith("hosted_vllm/") and not entry.get("api_base"):
         raise RunConfigError(f"{where}={name} ({model_id}) is an open-weight model served by vLLM but has no "
                              f"endpoint: run with serve=vllm to start a server, or point at a running one with "
@@ -177,7 +180,7 @@ def scenario_files(dataset: dict[str, Any], *, cwd: Path | None = None) -> tuple
     if not folder.is_dir():
         looked = ", ".join(str(p) for p in tried)
         hint = (" (or the MMTSB_REFERENCE_DIR environment variable), or fetch the released files with "
-                "`mmtsb data fetch reference`") if name == "reference" else ""
+                "`mmtsb data fetch reference`") if name.startswith("reference") else ""
         raise RunConfigError(f"dataset={name}: folder {dataset['path']!r} does not exist (looked in {looked}); "
                              f"set dataset.path=<folder of scenario files>{hint}")
     files = sorted(p for p in folder.glob(dataset["glob"]) if p.is_file())
@@ -197,7 +200,45 @@ def scenario_files(dataset: dict[str, Any], *, cwd: Path | None = None) -> tuple
         if limit < 1:
             raise RunConfigError(f"dataset.limit={limit}: must be at least 1 (or null for every file)")
         files = files[:limit]
+    seen: dict[str, Path] = {}
+    for p in files:
+        if p.stem in seen:
+            raise RunConfigError(f"dataset={name}: two scenario files share the name {p.stem!r} ({seen[p.stem]} and "
+                                 f"{p}), and episode ids must be unique within a run; narrow dataset.glob to one "
+                                 "folder (the released benchmark: dataset=reference for nominal/, "
+                                 "dataset=reference_ui for ui/)")
+        seen[p.stem] = p
     return folder, files
+
+
+def check_playable(episode: EpisodeConfig, files: list[Path], dataset: str) -> None:
+    """An agent kind that plays each scenario's reference solution (the oracle) refuses, before anything runs,
+    a scenario set whose files have none (the released benchmark ships without), naming the fix."""
+    if not registry.agent(episode.agent).needs_solution:
+        return
+    lacking = [p for p in files if not _has_solution(p)]
+    if not lacking:
+        return
+    which = "none of the" if len(lacking) == len(files) else f"{len(lacking)} of the"
+    raise RunConfigError(
+        f"agent {episode.agent!r} (model={episode.agent}) plays each scenario's metadata.reference_solution, and "
+        f"{which} {len(files)} file(s) of dataset={dataset} has one (e.g. {lacking[0]}). Play them with a model "
+        "agent (model=<entry of conf/model/>, e.g. model=gpt_5_4_high, or model=openai_compatible "
+        "model.model=openai/<name> model.api_base=http://HOST:PORT/v1), or leave these files out with "
+        "dataset.names=[...]")
+
+
+def _has_solution(path: Path) -> bool:
+    """Whether a scenario file carries ``metadata.reference_solution`` (an unreadable file is left to the
+    validation that follows, which names its problem)."""
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return True
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    return not isinstance(metadata, dict) or bool(metadata.get("reference_solution"))
 
 
 # ------------------------------------------------------------------------------------------ episode
@@ -255,7 +296,7 @@ def episode_config(data: dict[str, Any], *, cwd: Path | None = None) -> EpisodeC
             toolbox=data["toolbox"]["level"], budgets=budgets, images=data["images"],
             image_root=image_root, strict_reference=bool(data["strict_reference"]), seed=int(data["seed"]),
             response_cache_dir=str(((cwd or Path.cwd()) / Path(cache).expanduser()).resolve()) if cache else None,
-            ui=ui_mode(data),
+            ui=ui_mode(data), protocol=str((data.get("protocol") or {}).get("name") or "paper"),
         )
     except ConfigError as e:  # e.g. UI mode with the pure code-execution interface
         raise RunConfigError(str(e)) from None
@@ -279,7 +320,10 @@ def build_run_settings(cfg: DictConfig, run_dir: Path, *, cwd: Path | None = Non
         raise RunConfigError(f"repeats={data['repeats']}: must be at least 1")
     episode = episode_config(data, cwd=cwd)
     _, files = scenario_files(data["dataset"], cwd=cwd)
+    check_playable(episode, files, data["dataset"]["name"])
     runner = RunnerSettings(**_known(RunnerSettings, data["runner"]))
+    if problems := runner.problems():
+        raise RunConfigError("; ".join(problems))
     logging = LoggingSettings(**_known(LoggingSettings, data["logging"]))
     if logging.group is None and sweep_group:
         logging.group = sweep_group

@@ -168,9 +168,17 @@ class BudgetsConf:
     """Mirrors :class:`mmtsb.episode.context.Budgets`: limits of one episode."""
 
     max_messages: int | None = None           # null: the scenario's own max_messages
-    max_steps: int = 60
+    max_steps: int | None = None              # agent actions (null: no cap; protocol=mmtsb: 60)
     wall_clock_s: float = 900.0
     max_tokens: int | None = None             # all roles together
+    max_interaction_steps: int | None = 100   # agent + user messages (the paper's cap; protocol=mmtsb: null)
+
+
+@dataclass
+class ProtocolConf:
+    """Which protocol preset set the budgets (``conf/protocol/``, :mod:`mmtsb.protocol.presets`)."""
+
+    name: str = "paper"
 
 
 @dataclass
@@ -191,6 +199,7 @@ class RunConfig:
     seed: int = 0
     strict_reference: bool = False
     budgets: BudgetsConf = field(default_factory=BudgetsConf)
+    protocol: ProtocolConf = field(default_factory=ProtocolConf)
     images: ImagesMode = ImagesMode.require
     response_cache_dir: str | None = None
     ui: bool | None = None                    # UI mode on/off; null: the dataset's enable_ui

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from mmtsb.episode.context import EpisodeContext
 from mmtsb.protocol.evidence import EpisodeEvidence
 from mmtsb.protocol.failures import CONTEXT_OVERFLOW, FailureClass, exception_class
+from mmtsb.protocol.steps import is_interaction_step
 from mmtsb.protocol.trajectory import SCHEMA_VERSION, Trajectory
 from mmtsb.protocol.messages import AGENT, ENV, USER, Message, Party, ToolCall
 from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
@@ -43,9 +44,14 @@ def ui_record(world: Any) -> dict[str, Any]:
 
 
 class CodeRunner(Protocol):
-    """Runs agent code (the sandbox's Interpreter satisfies this)."""
+    """Runs agent code (the sandbox's Interpreter satisfies this). A runner with ``set_deadline(monotonic)``
+    is told when the episode's wall clock runs out, so that a run never outlasts it."""
 
     def run(self, code: str) -> Any: ...
+
+
+class WallClockExpired(Exception):
+    """The episode's wall-clock budget ran out while a role was acting (a model call, a code run)."""
 
 
 @dataclass
@@ -80,7 +86,13 @@ class EpisodeResult:
 
     @property
     def steps(self) -> int:
+        """The paper's step count: messages of the agent and the user (:mod:`mmtsb.protocol.steps`)."""
         return self.record.steps
+
+    @property
+    def agent_steps(self) -> int:
+        """Our count: the agent's actions."""
+        return self.record.agent_steps
 
     @property
     def end_reason(self) -> str:
@@ -100,7 +112,7 @@ class EpisodeResult:
 
     def summary(self) -> dict[str, Any]:
         out = {"scenario": self.scenario, "agent_pass": self.agent_pass, "entity_f1": self.entity_f1,
-               "steps": self.steps, "end_reason": self.end_reason}
+               "steps": self.steps, "agent_steps": self.agent_steps, "end_reason": self.end_reason}
         if self.ui_pass is not None:
             out["ui_pass"] = self.ui_pass
         return out
@@ -122,7 +134,9 @@ class EpisodeRunner:
         self.eval_options = eval_options or EvalOptions()
         self.messages: list[Message] = []
         self.rows = 0                         # rows appended during play, counted as the reference counts them
-        self.steps = 0
+        self.steps = 0                        # agent actions (ours)
+        self.interaction_steps = 0            # the paper's steps: agent and user messages during play
+        self._deadline = float("inf")         # time.monotonic() at which the wall-clock budget runs out
         self.step_times: list[float] = []
         self.step_cpu: list[float] = []        # this process's CPU per agent step (the sandbox child excluded)
         self.code_runs: list[dict[str, Any]] = []
@@ -134,6 +148,8 @@ class EpisodeRunner:
                 **kw: Any) -> Message:
         msg = Message(index=len(self.messages), sender=sender, recipient=recipient, content=content, **kw)
         self.messages.append(msg)
+        if count and is_interaction_step(sender, msg.meta):   # scripted rows (count=0) were not played
+            self.interaction_steps += 1
         if sender == USER and recipient == AGENT:
             self._delivered.update(msg.image_ids)
         self.rows += count
@@ -151,6 +167,10 @@ class EpisodeRunner:
     async def run(self) -> EpisodeResult:
         started = time.time()
         t0 = time.perf_counter()
+        self._deadline = time.monotonic() + self.ctx.budgets.wall_clock_s
+        set_deadline = getattr(self.code_runner, "set_deadline", None)
+        if set_deadline is not None:
+            set_deadline(self._deadline)
         snapshot = self.ctx.built.initial
         end_reason, error, failure = "user_ended", None, None
         try:
@@ -196,9 +216,11 @@ class EpisodeRunner:
         b = self.ctx.budgets
         if self.rows >= self._max_messages():
             return "max_messages"
-        if self.steps >= b.max_steps:
+        if b.max_steps is not None and self.steps >= b.max_steps:
             return "max_steps"
-        if time.perf_counter() - t0 > b.wall_clock_s:
+        if b.max_interaction_steps is not None and self.interaction_steps >= b.max_interaction_steps:
+            return "max_interaction_steps"
+        if time.monotonic() >= self._deadline:
             return "wall_clock"
         if b.max_tokens is not None and self.agent.usage.total_tokens + self.user.usage.total_tokens > b.max_tokens:
             return "token_budget"
@@ -211,21 +233,39 @@ class EpisodeRunner:
                 return reason
             last = self.messages[-1]
             actor = last.recipient
-            if actor == AGENT:
-                self.steps += 1
-                s0, c0 = time.perf_counter(), time.process_time()
-                self._acting = "agent"
-                action = await self.agent.act()
-                await self._route_agent(action)
-                self.step_times.append(time.perf_counter() - s0)
-                self.step_cpu.append(time.process_time() - c0)
-            elif actor == USER:
-                self._acting = "user"
-                ended = await self._route_user(await self.user.act())
-                if ended:
-                    return "user_ended"
-            else:
-                raise RuntimeError(f"no role acts after a message to {actor} (message {last.index})")
+            try:
+                if actor == AGENT:
+                    self.steps += 1
+                    s0, c0 = time.perf_counter(), time.process_time()
+                    self._acting = "agent"
+                    action = await self._within_wall_clock(self.agent.act())
+                    await self._route_agent(action)
+                    self.step_times.append(time.perf_counter() - s0)
+                    self.step_cpu.append(time.process_time() - c0)
+                elif actor == USER:
+                    self._acting = "user"
+                    ended = await self._route_user(await self._within_wall_clock(self.user.act()))
+                    if ended:
+                        return "user_ended"
+                else:
+                    raise RuntimeError(f"no role acts after a message to {actor} (message {last.index})")
+            except WallClockExpired:
+                return "wall_clock"
+
+    async def _within_wall_clock(self, act: Any) -> Any:
+        """Await a role's action (its model calls) no longer than the episode's wall clock allows; raises
+        :class:`WallClockExpired` when it runs out (the call in flight is cancelled)."""
+        left = self._deadline - time.monotonic()
+        if left == float("inf"):
+            return await act
+        limit = asyncio.timeout(max(0.0, left))
+        try:
+            async with limit:
+                return await act
+        except TimeoutError:
+            if limit.expired():
+                raise WallClockExpired() from None
+            raise
 
     async def _route_agent(self, action: Action) -> None:
         if isinstance(action, Say):
@@ -274,7 +314,7 @@ class EpisodeRunner:
             self._append(ENV, AGENT, "Error: code execution is not available in this interface.", is_error=True,
                          meta={"error_type": "InterfaceError"})
             return
-        res = await asyncio.to_thread(self.code_runner.run, code)
+        res = await asyncio.to_thread(self.code_runner.run, code)   # bounded by the deadline it was given
         self._deliver_agent_images()  # injected rows precede the result: the agent keeps the turn (SPEC §3.1)
         record = {k: getattr(res, k, None) for k in ("stdout", "value", "error", "blocked", "images", "duration",
                                                       "reset", "timed_out")}
@@ -378,8 +418,11 @@ class EpisodeRunner:
                        "agent_step_s": [round(t, 5) for t in self.step_times],
                        "agent_step_cpu_s": [round(t, 5) for t in self.step_cpu]},
             "budgets": {"max_messages": self.ctx.budgets.max_messages or s.max_messages, "rows": self.rows,
-                        "max_steps": self.ctx.budgets.max_steps},
-            "steps": self.steps,
+                        "max_steps": self.ctx.budgets.max_steps,
+                        "max_interaction_steps": self.ctx.budgets.max_interaction_steps,
+                        "wall_clock_s": self.ctx.budgets.wall_clock_s},
+            "steps": self.interaction_steps,
+            "agent_steps": self.steps,
             "end_reason": end_reason,
             "error": error,
             "world_diff": world_diff.to_dict(),

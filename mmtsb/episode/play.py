@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,7 @@ async def play_scenario(path: str | Path, cfg: EpisodeConfig, *, factory: RoleFa
     finally:
         scratch_folder.close()
     result.record.scenario_file = str(path)
+    result.record.toolbox = cfg.toolbox
     if trajectory_dir is not None:
         write_trajectory(result.record, Path(trajectory_dir) / f"{scenario.name}.json")
     return result
@@ -106,6 +108,7 @@ class StartingRunner:
     A failed start raises from the first ``run`` (the episode then ends with an error, as before)."""
 
     def __init__(self, start: Callable[[], Any]) -> None:
+        self._deadline: float | None = None   # time.monotonic() at which the episode's wall clock runs out
         self._runner: Any = None
         self._error: BaseException | None = None
         self._done = threading.Event()
@@ -126,8 +129,17 @@ class StartingRunner:
             raise self._error
         return self._runner
 
+    def set_deadline(self, deadline: float | None) -> None:
+        """No run may outlast ``deadline`` (``time.monotonic()``): the episode's wall clock."""
+        self._deadline = deadline
+
     def run(self, code: str) -> Any:
-        return self.ready().run(code)
+        """Run ``code``; with a deadline, the run is stopped when the episode's wall clock runs out (the code
+        run by the loop and ``execute_code`` calls alike)."""
+        runner = self.ready()
+        if self._deadline is None:
+            return runner.run(code)
+        return runner.run(code, timeout=max(0.001, self._deadline - time.monotonic()))
 
     def close(self) -> None:
         self._done.wait()

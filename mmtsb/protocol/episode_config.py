@@ -17,6 +17,7 @@ from omegaconf.errors import ConfigKeyError, OmegaConfBaseException
 
 from mmtsb.protocol import registry
 from mmtsb.protocol.model_settings import ModelSettings
+from mmtsb.protocol.presets import DEFAULT_PROTOCOL, PROTOCOLS
 from mmtsb.protocol.view import Budgets
 
 #: toolbox levels that offer the A2UI tools (MINI has none)
@@ -49,6 +50,8 @@ class EpisodeConfig:
     response_cache_dir: str | None = None
     #: UI mode (A2UI): the UI tools for agent and user, the UI-first agent prompt, the UI judge
     ui: bool = False
+    #: the protocol preset the budgets came from (mmtsb.protocol.presets): paper (default) or mmtsb
+    protocol: str = DEFAULT_PROTOCOL
 
     def __post_init__(self) -> None:
         kind = registry.agents().get(self.agent)
@@ -90,7 +93,8 @@ def check_choices(cfg: EpisodeConfig) -> None:
     if problems := cfg.budgets.problems():
         raise ConfigError("; ".join(problems))
     choices = {"agent": registry.agents(), "user": registry.users(), "judge": registry.judge_backends(),
-               "interface": registry.interfaces(), "images": IMAGE_MODES, "toolbox": TOOLBOXES}
+               "interface": registry.interfaces(), "images": IMAGE_MODES, "toolbox": TOOLBOXES,
+               "protocol": PROTOCOLS}
     for key, allowed in choices.items():
         if getattr(cfg, key) not in allowed:
             raise ConfigError(f"{key}={getattr(cfg, key)!r} is not one of {', '.join(allowed)}")
@@ -105,11 +109,17 @@ def check_choices(cfg: EpisodeConfig) -> None:
 def apply_overrides(cfg: EpisodeConfig, overrides: list[str]) -> EpisodeConfig:
     """``cfg`` with ``key=value`` overrides applied (``agent=tool_use``, ``agent_model.model=openai/gpt-5.4``,
     ``budgets.max_steps=30``), parsed by OmegaConf's dotlist against the dataclass: unknown keys fail with the
-    list of valid ones, wrong values with the key and the expected type. Returns a new, checked config."""
+    list of valid ones, wrong values with the key and the expected type. ``protocol=<name>`` applies that
+    preset's budgets first, so explicit ``budgets.*`` overrides still win. Returns a new, checked config."""
     for item in overrides:
         if "=" not in item:
             raise ConfigError(f"override {item!r} must look like key=value")
     base = OmegaConf.structured(cfg)
+    chosen = [item.split("=", 1)[1] for item in overrides if item.split("=", 1)[0] == "protocol"]
+    if chosen:
+        if chosen[-1] not in PROTOCOLS:
+            raise ConfigError(f"protocol={chosen[-1]!r} is not one of {', '.join(PROTOCOLS)}")
+        base = OmegaConf.merge(base, {"protocol": chosen[-1], "budgets": PROTOCOLS[chosen[-1]].budgets})
     try:
         merged = OmegaConf.merge(base, OmegaConf.from_dotlist(list(overrides)))
         out = OmegaConf.to_object(merged)   # the dataclasses again (their __post_init__ checks run)

@@ -83,6 +83,8 @@ class AgentKind:
     #: with a tool-call interface, tools reach the agent through discovery (a working set); False: every tool
     #: is reachable at once (the oracle knows its solution's tools)
     discovery: bool = True
+    #: plays each scenario's ``metadata.reference_solution`` (a run refuses files without one before starting)
+    needs_solution: bool = False
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ def register_interface(spec: InterfaceSpec) -> InterfaceSpec:
 
 
 def agent_kind(name: str, *, interface: str | InterfaceSpec | None, needs_model: bool = True,
-               discovery: bool = True, description: str = "") -> Callable[[F], F]:
+               discovery: bool = True, needs_solution: bool = False, description: str = "") -> Callable[[F], F]:
     """Decorate a factory ``(RoleRequest) -> Role`` as the ``agent=name`` choice. An InterfaceSpec given here
     is registered too (the agent defines that interface)."""
     if isinstance(interface, InterfaceSpec):
@@ -162,7 +164,7 @@ def agent_kind(name: str, *, interface: str | InterfaceSpec | None, needs_model:
         interface = interface.name
 
     def deco(make: F) -> F:
-        kind = AgentKind(name, make, interface, needs_model, description or _doc(make), discovery)
+        kind = AgentKind(name, make, interface, needs_model, description or _doc(make), discovery, needs_solution)
         _add(_TABLES.agents, name, kind, "agent")
         return make
     return deco

@@ -37,6 +37,14 @@ class RoleUsage:
                 "cost_usd": round(self.cost_usd, 6), "cost_known": self.cost_known}
 
 
+def cost_text(usd: float | None, known: bool = True) -> str:
+    """A cost as printed: ``$0.0123``; ``unknown`` when a price was unknown (its calls counted as 0), or
+    ``$0.0123 + unknown`` when only some were priced."""
+    if known:
+        return f"${usd or 0.0:.4f}"
+    return f"${usd:.4f} + unknown" if usd else "unknown"
+
+
 class Role(ABC):
     """An agent or a user."""
 

@@ -12,6 +12,10 @@ History:
 - 2: ``schema_version: 2``; every trajectory (failed episodes too) has every field, with defaults.
 - 3: ``failure_class`` (why the episode did not end normally: mmtsb.protocol.failures; None when it did) and a
   verdict's ``error_class``; version 2 files read with both None (a row derives the class from its error).
+- 4: ``steps`` is the paper's step count (messages of the agent and the user, :mod:`mmtsb.protocol.steps`);
+  the agent's actions, ``steps`` until version 3, are ``agent_steps``. Older files are read with
+  ``agent_steps`` = their ``steps`` and ``steps`` counted from their messages. ``run.provenance`` holds the
+  code's git commit.
 """
 
 from __future__ import annotations
@@ -22,9 +26,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: the versions :func:`parse_trajectory` reads
-READABLE_VERSIONS = (1, 2, 3)
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 
 class _Record(BaseModel):
@@ -68,6 +72,7 @@ class ToolOutcomeRecord(_Record):
     error: dict[str, Any] | str | None = None     # {"type", "message"}; a plain message in hand-written files
     images: list[int] = Field(default_factory=list)
     duration_s: float = 0.0
+    full_tool: str | None = None                  # a reduced-level call: the FULL tool it dispatched to
 
 
 class ImageRecord(_Record):
@@ -127,6 +132,8 @@ class BudgetRecord(_Record):
     max_messages: int | None = None
     rows: int | None = None
     max_steps: int | None = None
+    max_interaction_steps: int | None = None
+    wall_clock_s: float | None = None
 
 
 class Trajectory(_Record):
@@ -136,6 +143,7 @@ class Trajectory(_Record):
     scenario: str
     scenario_file: str | None = None
     interface: str | None = None
+    toolbox: str | None = None                # the toolbox level (tool recall maps level tools back to FULL)
     seed: int | None = None
     roles: dict[str, str | None] = Field(default_factory=dict)
     prompts: dict[str, PromptRecord] = Field(default_factory=dict)
@@ -149,7 +157,8 @@ class Trajectory(_Record):
     usage: dict[str, UsageRecord | None] = Field(default_factory=dict)
     timing: TimingRecord = Field(default_factory=TimingRecord)
     budgets: BudgetRecord = Field(default_factory=BudgetRecord)
-    steps: int = 0
+    steps: int = 0                            # the paper's: messages of the agent and the user during play
+    agent_steps: int = 0                      # ours: the agent's actions
     end_reason: str = "error"
     error: str | None = None
     failure_class: str | None = None          # mmtsb.protocol.failures.FailureClass; None: ended normally
@@ -196,6 +205,8 @@ def parse_trajectory(data: dict[str, Any], *, source: str = "trajectory") -> Tra
                                     f"({', '.join(map(str, READABLE_VERSIONS))}); upgrade mmtsb")
     if version == 1:
         data = _upgrade_v1(data)
+    if version in (1, 2, 3):
+        data = _upgrade_steps(data)
     try:
         return Trajectory.model_validate(data)
     except ValidationError as e:
@@ -210,6 +221,18 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     for key in ("timing", "budgets"):
         if out.get(key) is None:
             out.pop(key, None)
+    return out
+
+
+def _upgrade_steps(data: dict[str, Any]) -> dict[str, Any]:
+    """Versions 1-3 -> 4: their ``steps`` were the agent's actions; the paper's count comes from the messages."""
+    from mmtsb.protocol.steps import count_interaction_steps
+
+    out = dict(data)
+    out["agent_steps"] = data.get("steps") or 0
+    messages = data.get("messages") or []
+    out["steps"] = count_interaction_steps(m for m in messages if isinstance(m, dict))
+    out["schema_version"] = SCHEMA_VERSION
     return out
 
 

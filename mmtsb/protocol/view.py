@@ -25,18 +25,25 @@ Interface = Literal["code_exec", "tool_use", "hybrid"]
 @dataclass
 class Budgets:
     """Limits of one episode. ``max_messages`` counts rows as the reference does (every tool call, result
-    and user tool call); the others are ours."""
+    and user tool call); ``max_interaction_steps`` counts the paper's steps (messages sent by the agent or the
+    user, :func:`mmtsb.protocol.steps.is_interaction_step`); the others are ours. None turns a limit off (but
+    ``max_messages``: None is the scenario's own)."""
 
     max_messages: int | None = None          # None: the scenario's own max_messages
-    max_steps: int = 60                      # agent actions
+    max_steps: int | None = None             # agent actions (ours; protocol=mmtsb: 60)
     wall_clock_s: float = 900.0
     max_tokens: int | None = None            # all roles together
+    max_interaction_steps: int | None = 100  # the paper's cap: messages of the agent and the user together
 
     def problems(self) -> list[str]:
         """Budgets no episode can be played under, each naming its key (a config error, not an agent failure)."""
         out = []
-        if self.max_steps < 1:
-            out.append(f"budgets.max_steps={self.max_steps}: must be at least 1 (agent actions per episode)")
+        if self.max_steps is not None and self.max_steps < 1:
+            out.append(f"budgets.max_steps={self.max_steps}: must be at least 1 (agent actions per episode), "
+                       "or null for no cap")
+        if self.max_interaction_steps is not None and self.max_interaction_steps < 1:
+            out.append(f"budgets.max_interaction_steps={self.max_interaction_steps}: must be at least 1 (agent and "
+                       "user messages per episode), or null for no cap")
         if not self.wall_clock_s > 0:
             out.append(f"budgets.wall_clock_s={self.wall_clock_s}: must be greater than 0 seconds")
         if self.max_messages is not None and self.max_messages < 1:

@@ -18,6 +18,7 @@ from mmtsb.report.metrics import (
     token_efficiency, tool_discovery, usage_by_role,
 )
 from mmtsb.report.taxonomy import CATEGORIES, SIGNALS, Classification, classify
+from mmtsb.runner.summary import agent_sr_note
 
 FIGURE_DIR = "figures"
 FIGURE_FILES = {"breakdowns": "fig5_breakdowns.png", "image_source": "image_source_category.png",
@@ -57,6 +58,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "n_scenarios": len({str(r.get("scenario")) for r in rows}),
         "repeats": repeats,
         "agent_sr": head["agent_sr"],
+        "agent_sr_note": agent_sr_note(ev),
         "agent_sr_ci": head["agent_sr_ci"],
         "n_judged": head["n_judged"],
         "entity_f1": head["entity_f1"],
@@ -66,6 +68,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "n_user_judged": head["n_user_judged"],
         **{k: head[k] for k in ("ui_sr", "ui_sr_ci", "n_ui_judged") if k in head},   # UI mode only
         "avg_steps": head["avg_steps"],
+        "avg_agent_steps": head["avg_agent_steps"],
         "infra_failures": failures_by_class[FailureClass.INFRASTRUCTURE],
         "not_evaluated": len(infra),
         "infra_rate": len(infra) / len(rows) if rows else None,
@@ -73,6 +76,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "usage": usage,
         "total_tokens": sum(u["total_tokens"] for u in usage.values()),
         "cost_usd": sum(u["cost_usd"] for u in usage.values()),
+        "cost_known": all(u.get("cost_known", True) for u in usage.values()),
         "token_efficiency": token_efficiency(ev),
         **tool_discovery(ev, facts),
         "criteria": criteria_rates(ev),

@@ -21,7 +21,7 @@ LEGACY_JSONL = "episodes.jsonl"
 TRAJECTORY_DIR = "trajectories"
 log = logging.getLogger("mmtsb.report")
 #: end reasons that mean the episode ran out of budget (an agent failure, not an infrastructure one)
-BUDGET_END_REASONS = frozenset({"max_messages", "max_steps", "wall_clock", "token_budget"})
+BUDGET_END_REASONS = frozenset({"max_messages", "max_steps", "max_interaction_steps", "wall_clock", "token_budget"})
 #: run-level fields that label a configuration in comparisons
 CONFIG_FIELDS = ("agent_model", "interface", "toolbox", "user_model", "judge_model", "dataset", "config_hash")
 

@@ -8,6 +8,7 @@ from typing import Any
 from mmtsb.report.metrics import AXES
 from mmtsb.report.taxonomy import CATEGORIES, CATEGORY_TITLES, SIGNAL_TITLES, SIGNALS
 from mmtsb.view.links import episode_url, run_url
+from mmtsb.protocol.roles import cost_text
 
 INFRA_NOTE = ("Episodes that could not be evaluated are reported separately and **excluded** from every agent "
               "metric (Agent SR, Entity F1, User SR, average steps, tool recall, the failure taxonomy, pass^k and "
@@ -95,19 +96,22 @@ def run_report(summary: Mapping[str, Any], details: Mapping[str, Any], figures: 
 
 def _headline(s: Mapping[str, Any]) -> str:
     rows = [
-        ["Agent SR", pct(s["agent_sr"]), ci(s["agent_sr_ci"]), s["n_judged"]],
+        ["Agent SR" + (" (4 of 5 criteria)" if s.get("agent_sr_note") else ""), pct(s["agent_sr"]),
+         ci(s["agent_sr_ci"]), s["n_judged"]],
         ["Entity F1 (micro)", num(s["entity_f1"]), "", s["n_evaluated"]],
         ["Entity F1 (macro, reference)", num(s["entity_f1_macro"]), "", s["n_evaluated"]],
         ["User SR", pct(s["user_sr"]), ci(s["user_sr_ci"]), s["n_user_judged"]],
         *([["UI SR", pct(s["ui_sr"]), ci(s.get("ui_sr_ci")), s.get("n_ui_judged")]] if "ui_sr" in s else []),
-        ["Average steps", num(s["avg_steps"], 1), "", s["n_evaluated"]],
+        ["Average steps (paper: agent + user messages, max 100)", num(s["avg_steps"], 1), "", s["n_evaluated"]],
+        ["Average agent actions", num(s.get("avg_agent_steps"), 1), "", s["n_evaluated"]],
         ["Surfaced tool recall", num(s["surfaced_tool_recall"]), "", s["n_with_expected_tools"]],
         ["Invoked tool recall", num(s["invoked_tool_recall"]), "", s["n_with_expected_tools"]],
         ["Search calls per episode", num(s["search_calls_per_episode"], 2), "", ""],
     ]
     return ("## Headline metrics\n\n" + table(["Metric", "Value", "95% CI", "n"], rows) + "\n\n"
             "Agent SR: share of evaluated episodes whose agent judge passed all its criteria (95% Wilson "
-            "interval over episodes). " + F1_NOTE + " Tool recall (paper D.3): the share of the scenario's "
+            "interval over episodes). " + (f"**{s['agent_sr_note']}.** " if s.get("agent_sr_note") else "")
+            + F1_NOTE + " Tool recall (paper D.3): the share of the scenario's "
             "`expected_tools` the agent surfaced through tool search (or called) and the share it called; "
             "it measures agreement with one reference path, not success."
             + (" " + UI_NOTE if "ui_sr" in s else ""))
@@ -138,13 +142,15 @@ def _usage(s: Mapping[str, Any]) -> str:
     for role, u in s["usage"].items():
         rows.append([role, int(u["api_calls"]), int(u.get("failed_calls", 0)), int(u["prompt_tokens"]),
                      int(u["completion_tokens"]),
-                     int(u["total_tokens"]), f"{u['mean_total_tokens']:.0f}", f"{u['cost_usd']:.4f}",
-                     f"{u['mean_cost_usd']:.4f}"])
+                     int(u["total_tokens"]), f"{u['mean_total_tokens']:.0f}",
+                     cost_text(u["cost_usd"], u.get("cost_known", True)),
+                     cost_text(u["mean_cost_usd"], u.get("cost_known", True))])
     te = s["token_efficiency"]
     return ("## Tokens and cost per role\n\n"
             + table(["Role", "API calls", "Failed attempts", "Prompt tokens", "Completion tokens", "Total tokens",
                      "Tokens / episode", "Cost (USD)", "Cost / episode"], rows)
-            + f"\n\nTotal: {int(s['total_tokens'])} tokens, ${s['cost_usd']:.4f}. Agent tokens per passing "
+            + f"\n\nTotal: {int(s['total_tokens'])} tokens, {cost_text(s['cost_usd'], s.get('cost_known', True))}. "
+              f"Agent tokens per passing "
               f"episode: {num(te['agent_tokens_passing'], 0)}, per failing episode: "
               f"{num(te['agent_tokens_failing'], 0)}, per success: {num(te['agent_tokens_per_success'], 0)}.")
 
@@ -257,7 +263,8 @@ def compare_report(summaries: Sequence[Mapping[str, Any]], figures: Mapping[str,
              num(s["entity_f1"]), num(s["entity_f1_macro"]), pct(s["user_sr"]),
              *([pct(s.get("ui_sr"))] if ui else []), num(s["avg_steps"], 1),
              num(s["surfaced_tool_recall"]), num(s["invoked_tool_recall"]),
-             f"{s['usage']['agent']['mean_total_tokens']:.0f}", f"{s['cost_usd']:.4f}"] for s in summaries]
+             f"{s['usage']['agent']['mean_total_tokens']:.0f}", cost_text(s["cost_usd"], s.get("cost_known", True))]
+            for s in summaries]
     tax = []
     for s in summaries:
         t = s["failure_taxonomy"]

@@ -146,6 +146,7 @@ def _core_metrics(rows: Sequence[Row], sr: float | None, passed: int, judged: in
         "n_user_judged": ujudged,
         "user_sr_ci": list(wilson(upassed, ujudged) or []) or None,
         "avg_steps": mean(r.get("steps") for r in rows),
+        "avg_agent_steps": mean(r.get("agent_steps") for r in rows),
     }
 
 
@@ -170,7 +171,8 @@ def usage_by_role(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
         totals = {f: float(sum((r.get(f"{role}_{f}") or 0) for r in rows)) for f in USAGE_FIELDS}
         if role == "earlier_attempts" and not any(totals.values()):
             continue   # listed only when retried attempts spent something
-        out[role] = {**totals, **{f"mean_{f}": totals[f] / n for f in ("total_tokens", "cost_usd")}}
+        out[role] = {**totals, **{f"mean_{f}": totals[f] / n for f in ("total_tokens", "cost_usd")},
+                     "cost_known": all(r.get(f"{role}_cost_known", True) is not False for r in rows)}
     return out
 
 

@@ -9,13 +9,17 @@ The paper derives a failure's root cause from which rubric criteria of the agent
   (a requirement missed, e.g. one of N items omitted);
 - **Uncontrolled behaviour**: only no-side-effects fails (extra entities, residual state).
 
-Two methods, chosen per episode:
+The judge's criteria come first (the paper's Table 3 classes), whichever judge assessed them:
 
-``rubric``: the agent judge assessed both task completion and information accuracy (an LLM judge). The
-  paper's rule is applied in order TC -> IA -> IF -> NSE; a failure of tool-use validity alone counts as a
-  task failure (an execution failure), a failure with no failed criterion is ``other``.
-``evidence``: otherwise (the static judge does not assess information accuracy). The category comes from
-  the episode's own evidence, in this order:
+``rubric``: the agent judge assessed task completion. The paper's rule is applied in order: task completion
+  failed -> task failure (whatever else failed or the evidence shows); information accuracy failed -> factual
+  error; instruction following failed -> incomplete execution; no side effects failed -> uncontrolled
+  behaviour; tool-use validity alone -> task failure (an execution failure).
+``rubric+evidence``: as ``rubric``, but the judge did not assess information accuracy (the static judge
+  cannot): with task completion passed, wrong values in the produced entities (the perception_extraction
+  signal) stand in for a failed information accuracy -> factual error.
+``evidence``: the judge's criteria decide nothing (no task completion verdict, or no failed criterion). The
+  category comes from the episode's own evidence, in this order:
   1. ``task_failure``: the episode ran out of budget (max messages/steps, wall clock, tokens), or no expected
      entity was produced at all (nothing matched, nothing close);
   2. ``factual_error``: an expected entity was produced but with wrong values in counted columns (a matched
@@ -185,22 +189,24 @@ def signals_of(row: Row, trajectory: dict[str, Any] | None) -> tuple[list[str], 
 
 
 # ---------------------------------------------------------------------------------------------- classify
-def _rubric_category(row: Row) -> str | None:
-    """The paper's rule, when the judge assessed task completion and information accuracy."""
+def _rubric_category(row: Row, signals: list[str]) -> tuple[str, str] | None:
+    """The paper's rule from the judge's criteria (category, method), or None when they decide nothing."""
     tc, ia = row.get("agent_task_completion"), row.get("agent_information_accuracy")
-    if tc is None or ia is None:
+    if tc is None:
         return None
     if tc is False:
-        return "task_failure"
+        return "task_failure", "rubric"
     if ia is False:
-        return "factual_error"
+        return "factual_error", "rubric"
+    if ia is None and "perception_extraction" in signals:   # the evidence stands in for the unassessed criterion
+        return "factual_error", "rubric+evidence"
     if row.get("agent_instruction_following") is False:
-        return "incomplete_execution"
+        return "incomplete_execution", "rubric"
     if row.get("agent_no_side_effects") is False:
-        return "uncontrolled_behavior"
+        return "uncontrolled_behavior", "rubric"
     if row.get("agent_tool_use_validity") is False:
-        return "task_failure"
-    return "other"
+        return "task_failure", "rubric"
+    return None
 
 
 def _evidence_category(row: Row, signals: list[str], details: dict[str, Any]) -> str:
@@ -244,7 +250,7 @@ def _failed_criteria(row: Row) -> list[str]:
 def _evidence_text(category: str, method: str, signals: list[str], details: dict[str, Any], row: Row) -> str:
     ev: _EntityEvidence | None = details.get("entities")
     parts: list[str] = []
-    if method == "rubric":
+    if method.startswith("rubric"):
         parts.append("judge failed " + (", ".join(_failed_criteria(row)) or "no criterion"))
     if category == "factual_error" and ev and ev.wrong_values:
         parts.append(ev.wrong_values[0])
@@ -268,11 +274,11 @@ def classify(row: Row, trajectory: dict[str, Any] | None = None) -> Classificati
     if row.get("agent_pass") is not False:
         return Classification(None, "passed" if row.get("agent_pass") else "unjudged")
     signals, details = signals_of(row, trajectory)
-    category = _rubric_category(row)
-    method = "rubric"
-    if category is None:
-        if trajectory is not None:
-            category, method = _evidence_category(row, signals, details), "evidence"
-        else:
-            category, method = _row_only_category(row, signals), "row"
+    decided = _rubric_category(row, signals)
+    if decided is not None:
+        category, method = decided
+    elif trajectory is not None:
+        category, method = _evidence_category(row, signals, details), "evidence"
+    else:
+        category, method = _row_only_category(row, signals), "row"
     return Classification(category, method, signals, _evidence_text(category, method, signals, details, row))

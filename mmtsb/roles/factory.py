@@ -84,4 +84,5 @@ class RoleFactory:
 
         specs = [s for s in session.registry.visible_to("agent") if s.name != "execute_code"]
         return Interpreter(tools=specs, tool_handler=lambda name, args: session.call(name, args, role="agent"),
-                           scratch_dir=str(scratch), seed=cfg.seed, server=self.sandbox)
+                           scratch_dir=str(scratch), seed=cfg.seed, server=self.sandbox,
+                           clock=session.world.clock.now)   # agent code reads the World's time

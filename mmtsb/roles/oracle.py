@@ -124,7 +124,7 @@ class OracleAgent(Role):
         return code
 
 
-@agent_kind("oracle", interface=None, needs_model=False, discovery=False)
+@agent_kind("oracle", interface=None, needs_model=False, discovery=False, needs_solution=True)
 def oracle_agent(req: RoleRequest) -> OracleAgent:
     """Replays the scenario's reference solution through the configured interface (no model, no key)."""
     return OracleAgent(req.cfg.interface)

@@ -37,6 +37,7 @@ from mmtsb.protocol.failures import EXCLUDED, RETRIED, FailureClass, replayed_on
 from mmtsb.config.secrets import collect_secrets
 from mmtsb.runner.backends import Backend, make_backend
 from mmtsb.runner.leftovers import end_previous_run
+from mmtsb.runner.provenance import code_provenance, record_provenance
 from mmtsb.runner.summary import RunSummary, summarize
 from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout
@@ -86,6 +87,8 @@ def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
               for role in ("agent", "user", "judge")}
     tasks = []
     files = scenario_files(settings)
+    code = code_provenance()
+    provenance = {"code_commit": code["code_commit"], "code_dirty": code["code_dirty"], "protocol": base.protocol}
     for repeat in range(settings.repeats):
         for name, path in files.items():
             seed = episode_seed(name, repeat, settings.config_hash, base.seed)
@@ -94,7 +97,7 @@ def plan_episodes(settings: RunSettings) -> list[EpisodeTask]:
             eid = episode_id(name, repeat, settings.config_hash)
             task = EpisodeTask(episode_id=eid, scenario=name, path=str(path), repeat=repeat, seed=seed, cfg=cfg)
             task.run = {"episode_id": eid, "repeat": repeat, "seed": seed, "config_hash": settings.config_hash,
-                        "dataset": settings.dataset, "toolbox": cfg.toolbox, **labels}
+                        "dataset": settings.dataset, "toolbox": cfg.toolbox, **labels, **provenance}
             tasks.append(task)
     return tasks
 
@@ -216,7 +219,8 @@ def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned
     for key, value in (phases or {}).items():
         setattr(summary, key, value)
     layout.write_summary({**summary.to_dict(), "planned_episodes": planned, "config_hash": settings.config_hash,
-                          "dataset": settings.dataset, "repeats": settings.repeats,
+                          "dataset": settings.dataset, "repeats": settings.repeats, "protocol": settings.episode.protocol,
+                          **code_provenance(),
                           "invalid_scenarios": invalid or []})
     try:
         from mmtsb.report import build_report
@@ -279,6 +283,7 @@ async def execute_run_async(settings: RunSettings, *, progress: bool = True) -> 
     layout.prepare()
     end_previous_run(layout.run_dir)   # a killed driver's Ray processes must not keep calling the model
     _write_config(settings, layout)
+    record_provenance(layout.run_dir, settings.config_hash)
     tasks = plan_episodes(settings)
     done = layout.done_ids()
     replay = {r.get("episode_id") for r in layout.read_rows() if replayed_on_resume(r)} if done else set()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmtsb.protocol.failures import is_excluded
+from mmtsb.protocol.roles import cost_text
 from mmtsb.runner.rows import role_keys
 
 
@@ -27,6 +28,8 @@ class RunningStats:
     retries: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
+    cost_known: bool = True
+    partial_judge: bool = False      # some Agent SR verdict covered 4 of the 5 criteria (the static judge)
 
     def add(self, row: dict[str, Any]) -> None:
         self.done += 1
@@ -34,10 +37,12 @@ class RunningStats:
         self.tokens += int(row.get("earlier_attempts_total_tokens") or 0)
         self.cost_usd += sum(float(row.get(f"{r}_cost_usd") or 0.0) for r in role_keys())
         self.cost_usd += float(row.get("earlier_attempts_cost_usd") or 0.0)
+        self.cost_known = self.cost_known and all(row.get(f"{r}_cost_known", True) is not False for r in role_keys())
         if is_excluded(row):
             self.infra += 1
             return
         if row.get("agent_pass") is not None:
+            self.partial_judge = self.partial_judge or row.get("agent_information_accuracy") is None
             self.scored += 1
             self.passed += int(bool(row["agent_pass"]))
         if row.get("entity_f1") is not None:
@@ -48,8 +53,9 @@ class RunningStats:
         sr = f"{self.passed / self.scored:.3f}" if self.scored else "-"
         f1 = f"{self.f1_sum / self.f1_n:.3f}" if self.f1_n else "-"
         tokens = f"{self.tokens / 1000:.1f}k" if self.tokens >= 1000 else str(self.tokens)
-        return (f"Agent SR {sr} | Entity F1 {f1} | not evaluated {self.infra} ({self.retries} retries) | "
-                f"{tokens} tok | ${self.cost_usd:.4f}")
+        which = " (4/5 criteria: static judge)" if self.partial_judge else ""
+        return (f"Agent SR {sr}{which} | Entity F1 {f1} | not evaluated {self.infra} ({self.retries} retries) | "
+                f"{tokens} tok | {cost_text(self.cost_usd, self.cost_known)}")
 
 
 #: seconds between two plain progress lines off a terminal (``runner.progress_interval_s``)

@@ -64,9 +64,11 @@ def known_column_types() -> dict[str, pa.DataType]:
 def _known_column_types(party_names: tuple[str, ...]) -> dict[str, pa.DataType]:
     parties = [registry.judged_parties()[name] for name in party_names]
     roles = role_keys()
-    bools = {"infra_failure", "require_disambiguation", *(f"{p.name}_pass" for p in parties),
+    bools = {"infra_failure", "require_disambiguation", "code_dirty", *(f"{r}_cost_known" for r in roles),
+             *(f"{p.name}_pass" for p in parties),
              *(p.column(c) for p in parties for c in p.criteria)}
-    ints = {"unexpected_writes", "steps", "rows", "num_images", "num_user_rounds", "repeat", "seed", "attempts",
+    ints = {"unexpected_writes", "steps", "agent_steps", "rows", "num_images", "num_user_rounds", "repeat", "seed",
+            "attempts",
             *(f"{r}_{k}" for r in roles for k in ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls"))}
     floats = {"entity_f1", "entity_f1_micro", "entity_f1_macro", "entity_f1_reference", "duration_s",
               "invoked_tool_recall", "surfaced_tool_recall", "finished_at", *(f"{r}_cost_usd" for r in roles)}

@@ -13,6 +13,7 @@ from typing import Any
 from mmtsb.protocol import registry
 from mmtsb.protocol.failures import row_failure_class
 from mmtsb.protocol.judges import AGENT_CRITERIA, UI_CRITERIA, USER_CRITERIA
+from mmtsb.protocol.steps import reported_steps
 from mmtsb.protocol.trajectory import Trajectory, parse_trajectory
 
 __all__ = ["AGENT_CRITERIA", "FRAMEWORK_TOOLS", "TAXONOMY", "UI_CRITERIA", "USER_CRITERIA", "episode_row",
@@ -33,16 +34,33 @@ def role_keys() -> tuple[str, ...]:
 
 
 def invoked_tools(trajectory: Trajectory) -> list[str]:
-    """App tools the agent called (tool calls and calls made from its code), in first-call order."""
+    """App tools the agent called (tool calls and calls made from its code), in first-call order; a
+    reduced-level tool's call counts as the FULL tool it dispatched to."""
     seen: dict[str, None] = {}
     for call in trajectory.tool_calls:
-        if call.tool and call.tool not in FRAMEWORK_TOOLS:
-            seen.setdefault(call.tool, None)
+        name = call.full_tool or call.tool
+        if name and name not in FRAMEWORK_TOOLS:
+            seen.setdefault(name, None)
     return list(seen)
 
 
+def absorbed_tools(toolbox: str | None) -> dict[str, tuple[str, ...]]:
+    """The FULL tools each tool of a reduced toolbox level stands for (empty for FULL or an unknown level)."""
+    if not toolbox or toolbox == "full":
+        return {}
+    from mmtsb.tools.levels import registry_for_level
+
+    try:
+        registry = registry_for_level(toolbox)
+    except ValueError:
+        return {}
+    return {s.name: s.absorbs for s in registry if s.absorbs}
+
+
 def surfaced_tools(trajectory: Trajectory) -> list[str]:
-    """App tools the agent was shown by discovery (registered names or returned docs), plus invoked ones."""
+    """App tools the agent was shown by discovery (registered names or returned docs), plus invoked ones; at a
+    reduced toolbox level, a level tool shown stands for the FULL tools it absorbs."""
+    absorbs = absorbed_tools(trajectory.toolbox)
     seen: dict[str, None] = {}
     for call in trajectory.tool_calls:
         if call.tool != "api_docs_search_api_docs" or not call.ok:
@@ -56,8 +74,10 @@ def surfaced_tools(trajectory: Trajectory) -> list[str]:
         else:
             names = []
         for n in names:
-            if n and n not in FRAMEWORK_TOOLS:
-                seen.setdefault(n, None)
+            # a level tool surfaced is every FULL tool it absorbs surfaced (and itself, when it is one)
+            for full in (n, *absorbs.get(n, ())) if n else ():
+                if full not in FRAMEWORK_TOOLS:
+                    seen.setdefault(full, None)
     for n in invoked_tools(trajectory):
         seen.setdefault(n, None)
     return list(seen)
@@ -90,7 +110,8 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
         "entity_f1_macro": ed.get("macro_f1"),
         "entity_f1_reference": ed.get("reference_f1"),
         "unexpected_writes": len(ed.get("unexpected_writes") or []),
-        "steps": t.steps,
+        "steps": reported_steps(t.steps),      # the paper's: agent + user messages, capped at 100
+        "agent_steps": t.agent_steps,          # ours: the agent's actions
         "rows": t.budgets.rows,
         "end_reason": t.end_reason,
         "error": t.error,
@@ -108,6 +129,8 @@ def episode_row(trajectory: Trajectory | dict[str, Any], **run_fields: Any) -> d
         u = t.usage.get(role)
         for k in USAGE_FIELDS:
             row[f"{role}_{k}"] = (getattr(u, k, 0) or 0) if u is not None else 0
+        # a price litellm's map does not know (and no configured price): cost_usd counts those calls as 0
+        row[f"{role}_cost_known"] = bool(getattr(u, "cost_known", True)) if u is not None else True
     for k in TAXONOMY:
         row[k] = t.taxonomy.get(k)
     invoked, surfaced = invoked_tools(t), surfaced_tools(t)

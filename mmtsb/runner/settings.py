@@ -32,6 +32,22 @@ class RunnerSettings:
     gate_timeout_s: float = 1800.0             # longest wait for a provider slot before the episode fails (infra)
     progress_interval_s: float = 30.0          # off a terminal: seconds between two plain progress lines
 
+    def problems(self) -> list[str]:
+        """Settings no run can execute under, each naming its ``runner.*`` key (config errors, exit 2)."""
+        at_least_one = {"num_actors": self.num_actors, "episodes_per_actor": self.episodes_per_actor,
+                        "max_concurrency": self.max_concurrency, "num_cpus": self.num_cpus,
+                        "object_store_memory_mb": self.object_store_memory_mb}
+        out = [f"runner.{k}={v}: must be at least 1" + (" (or null)" if k in ("num_actors", "num_cpus",
+                                                                           "object_store_memory_mb") else "")
+               for k, v in at_least_one.items() if v is not None and v < 1]
+        if self.max_infra_retries < 0:
+            out.append(f"runner.max_infra_retries={self.max_infra_retries}: must be 0 or more")
+        if not self.gate_timeout_s > 0:
+            out.append(f"runner.gate_timeout_s={self.gate_timeout_s}: must be greater than 0 seconds")
+        out += [f"runner.provider_limits.{k}={v}: must be at least 1" for k, v in self.provider_limits.items()
+                if v < 1]
+        return out
+
 
 @dataclass
 class LoggingSettings:

@@ -15,7 +15,7 @@ class RunSummary:
     agent_sr: float | None
     user_sr: float | None
     entity_f1: float | None
-    avg_steps: float | None
+    avg_steps: float | None                    # the paper's: agent + user messages per episode, capped at 100
     infra_failures: int
     duration_s: float
     total_tokens: int = 0
@@ -37,12 +37,28 @@ class RunSummary:
     failed_calls: int = 0                      # failed model-call attempts, over every role and attempt
     stopped: str | None = None                 # why the run stopped early (a configuration failure), else None
     not_played: int = 0                        # episodes left unplayed by that stop (a resume plays them)
+    avg_agent_steps: float | None = None       # ours: the agent's actions per episode
+    cost_known: bool = True                    # False: some calls' prices were unknown (counted as 0 in cost_usd)
+    #: which of the agent judge's criteria Agent SR covers (the static judge cannot assess information accuracy)
+    agent_sr_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
         if out["ui_sr"] is None:  # only runs with UI-judged episodes report a UI SR
             del out["ui_sr"]
         return out
+
+
+def agent_sr_note(rows: list[dict[str, Any]]) -> str | None:
+    """What Agent SR means when its judge did not assess all five criteria (the static judge assesses four:
+    information accuracy needs a model); None when every judged episode was judged on all five."""
+    judged = [r for r in rows if r.get("agent_pass") is not None]
+    partial = [r for r in judged if r.get("agent_information_accuracy") is None]
+    if not partial:
+        return None
+    share = "" if len(partial) == len(judged) else f" for {len(partial)} of {len(judged)} judged episodes"
+    return (f"Agent SR over 4 of the 5 criteria{share}: the static judge does not assess information_accuracy "
+            "(it needs a model judge, e.g. judge=claude_4_5_sonnet as in the paper)")
 
 
 def _mean(values: list[float]) -> float | None:
@@ -75,6 +91,9 @@ def summarize(rows: list[dict[str, Any]], duration_s: float = 0.0) -> RunSummary
         not_evaluated=len(rows) - len(ok),
         earlier_attempts_tokens=earlier_tokens,
         earlier_attempts_cost_usd=earlier_cost,
+        cost_known=all(r.get(f"{role}_cost_known", True) is not False for r in rows for role in role_keys()),
+        agent_sr_note=agent_sr_note(ok),
+        avg_agent_steps=_mean([r["agent_steps"] for r in ok if r.get("agent_steps") is not None]),
         failed_calls=sum(int(r.get(f"{role}_failed_calls") or 0) for r in rows for role in role_keys())
         + sum(int(r.get("earlier_attempts_failed_calls") or 0) for r in rows),
     )

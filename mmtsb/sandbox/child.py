@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from mmtsb.sandbox import confine, quota
+from mmtsb.sandbox.clock import FrozenClock
 from mmtsb.sandbox.protocol import PeerClosed, recv_msg, send_bytes, send_msg
 
 #: how a tool result marks an image (the parent encodes ImageResult this way)
@@ -211,10 +212,11 @@ def find_images(value: Any, found: list[int], depth: int = 0) -> None:
 
 
 class Bridge:
-    """Forwards tool calls to the parent and waits for the answer."""
+    """Forwards tool calls to the parent and waits for the answer (which also carries the World's time)."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, clock: FrozenClock | None = None) -> None:
         self.sock = sock
+        self.clock = clock
         self.calls = 0
         self.last_id = 0
         self.error_classes: dict[str, type[ToolCallError]] = {}
@@ -232,6 +234,8 @@ class Bridge:
         reply = recv_msg(self.sock)
         while reply.get("op") != "result" or reply.get("id") != self.last_id:  # stale answer to a forged call
             reply = recv_msg(self.sock)
+        if self.clock is not None:
+            self.clock.update(reply)   # the tool may have moved the World's clock
         if reply.get("ok"):
             return decode_value(reply.get("value"))
         err = reply.get("error") or {}
@@ -323,7 +327,8 @@ class Repl:
     def __init__(self, sock: socket.socket, config: dict[str, Any]) -> None:
         self.sock = sock
         self.limits = config["limits"]
-        self.bridge = Bridge(sock)
+        self.clock = FrozenClock()
+        self.bridge = Bridge(sock, self.clock)
         self.cell = 0
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "json": json,
                                    "ToolCallError": ToolCallError}
@@ -417,6 +422,7 @@ def serve(sock: socket.socket, config: dict[str, Any], layers: dict[str, Any]) -
                 os._exit(0)
             op = msg.get("op")
             if op == "run":
+                repl.clock.update(msg)   # the World's time: what datetime.now() and time.time() return
                 done = repl.run(str(msg.get("code", "")), msg.get("id"))
                 send_msg(sock, {**done, "id": msg.get("id"), "cpu_s": time.process_time()})
             elif op == "tools":

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self
 
+from mmtsb.sandbox.clock import ClockSource, clock_fields
 from mmtsb.sandbox.config import ExecResult, SandboxLimits
 from mmtsb.sandbox.forkserver import SandboxServer, SandboxStartError, Spawned, TemplateProcess
 from mmtsb.sandbox.protocol import PeerClosed, ProtocolError, recv_msg, send_msg
@@ -222,6 +223,9 @@ class Interpreter:
             per process (closing it closes this interpreter too). None: a private server, started now and
             stopped when this interpreter closes. That works anywhere but pays a template start (about half a
             second of CPU for its imports) per interpreter, where a shared server pays it once.
+        clock: the World's clock (``world.clock.now``): the code's ``datetime.now()``, ``date.today()`` and
+            ``time.time()`` read it, frozen, updated at every run and every tool result
+            (:mod:`mmtsb.sandbox.clock`). None: the machine's clock.
 
     Use as a context manager, or call :meth:`close`. ``child_cpu_s`` is the CPU its processes used so far.
     """
@@ -229,12 +233,13 @@ class Interpreter:
     def __init__(self, tools: ToolsArg = (), tool_handler: ToolHandler | None = None,
                  limits: SandboxLimits | None = None, scratch_dir: str | Path | None = None, *,
                  static_checks: bool = True, seed: int | None = None,
-                 server: SandboxServer | None = None) -> None:
+                 server: SandboxServer | None = None, clock: ClockSource | None = None) -> None:
         self.limits = limits or SandboxLimits()
         self._tools = tool_definitions(tools)
         if self._tools and tool_handler is None:
             raise ValueError("Interpreter(tools=...) needs a tool_handler to run the calls")
         self.tool_handler = tool_handler
+        self.clock = clock
         self.static_checks = static_checks
         self.seed = seed
         if server is not None:
@@ -253,6 +258,7 @@ class Interpreter:
         self.start_seconds = 0.0
         self.restarts = 0
         self._run_id = 0
+        self._run_timeout: float | None = None
         try:
             self.server._attach(self)
             self._start()
@@ -398,16 +404,20 @@ class Interpreter:
             images: list[int] = []
         else:
             reply, images = self._handle_call(msg)
-        return {**reply, "id": msg.get("id")}, images
+        return {**reply, "id": msg.get("id"), **clock_fields(self.clock)}, images
 
     # --- running code -------------------------------------------------------------------------------------
-    def run(self, code: str) -> ExecResult:
-        """Execute one cell with the REPL's semantics; never raises for anything the code does."""
+    def run(self, code: str, *, timeout: float | None = None) -> ExecResult:
+        """Execute one cell with the REPL's semantics; never raises for anything the code does.
+
+        ``timeout``: seconds this run may take at most, below the limits' ``wall_seconds`` (an episode's
+        remaining wall clock); unlike ``wall_seconds`` it is not extended by the time tools take."""
         started = time.monotonic()
         if not isinstance(code, str):
             raise TypeError(f"code must be a str, got {type(code).__name__}")
         with self._lock:
             self._check_open()
+            self._run_timeout = timeout
             if len(code) > self.limits.max_code_chars:
                 return ExecResult(error=f"ValueError: the program has {len(code)} characters; the limit is "
                                         f"{self.limits.max_code_chars}.",
@@ -517,11 +527,14 @@ class Interpreter:
     def _talk(self, child: Spawned, code: str, started: float, images: list[int], printed: list[str],
               watch: Watch) -> ExecResult:
         deadline = started + self.limits.wall_seconds
+        cap = started + self._run_timeout if self._run_timeout is not None else float("inf")
+        deadline = min(deadline, cap)
         room = self.limits.output_chars
         calls = 0
         self._run_id += 1
         try:
-            send_msg(child.sock, {"op": "run", "id": self._run_id, "code": code}, deadline=deadline)
+            send_msg(child.sock, {"op": "run", "id": self._run_id, "code": code, **clock_fields(self.clock)},
+                     deadline=deadline)
         except (BrokenPipeError, ConnectionResetError):
             raise _NotDelivered() from None
         except (OSError, TimeoutError) as e:
@@ -539,7 +552,7 @@ class Interpreter:
                     over = calls > self.limits.max_tool_calls
                     reply, tool_images = self._answer_call(msg, over_budget=over)
                     images.extend(tool_images)
-                    deadline += time.monotonic() - call_started  # tool time is not the code's time
+                    deadline = min(cap, deadline + time.monotonic() - call_started)  # tool time is not the code's
                     send_msg(child.sock, reply, deadline=deadline)
                 elif op == "out":
                     text = msg.get("text")
@@ -554,6 +567,10 @@ class Interpreter:
                 else:
                     raise ProtocolError(f"unexpected message {str(op)[:40]!r}")
         except TimeoutError:
+            if time.monotonic() >= cap:
+                raise _ChildLost(f"TimeoutError: the episode's wall-clock budget ran out while the code ran "
+                                 f"({self._run_timeout:.3g} s were left), so it was stopped. {LOST_STATE}",
+                                 timed_out=True) from None
             raise _ChildLost(f"TimeoutError: the code ran longer than {self.limits.wall_seconds:g} s "
                              f"(wall clock) and was stopped. {LOST_STATE}", timed_out=True) from None
         except (PeerClosed, OSError) as e:

@@ -35,7 +35,7 @@ PRELOAD = (
     "queue", "weakref", "traceback", "abc", "numbers", "array", "contextlib", "pathlib", "urllib.parse",
     "email", "hmac", "errno", "string", "zoneinfo", "yaml", "pendulum",
     "numpy", "numpy.random", "PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", "PIL.ImageOps", "PIL.ImageFilter",
-    "PIL.ImageEnhance", "matplotlib", "matplotlib.pyplot",
+    "PIL.ImageEnhance", "matplotlib", "matplotlib.pyplot", "time_machine",
 )
 CLONE_NEWNET = 0x40000000
 MAX_STATUSES = 4096

@@ -10,6 +10,8 @@ Two plain dataclasses, validated on construction with messages that name the key
 
 from __future__ import annotations
 
+import dataclasses
+
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -140,12 +142,24 @@ class ServeSettings:
             if isinstance(self.gpus, str):
                 self.gpus = [int(g) for g in self.gpus.split(",") if g.strip()]
             self.gpus = [int(g) for g in self.gpus]
+            self._use_every_gpu()
         self.env = {str(k): str(v) for k, v in (self.env or {}).items()}
         if self.kind == "vllm" and self.model is None:
             raise ServeConfigError("serve=vllm needs a model config with a `serve:` block (hf_repo, "
                                    "served_model_name, tensor_parallel_size, ...); the chosen model has none")
         if self.api_base is not None and not self.api_base.startswith(("http://", "https://")):
             raise ServeConfigError(f"serve.api_base must be an http(s) URL ending in /v1, got {self.api_base!r}")
+
+    def _use_every_gpu(self) -> None:
+        """Explicit GPUs beyond what the model's parallelism uses are put to work: a model served with
+        data_parallel_size 1 gets one data-parallel replica per ``tensor_parallel_size`` GPUs listed (``--gpus 0,1``
+        for a one-GPU model: two replicas). A count that does not divide keeps the first GPUs (as before)."""
+        model = self.model
+        if model is None or not self.gpus or model.data_parallel_size != 1:
+            return
+        tp = max(1, model.tensor_parallel_size)
+        if len(self.gpus) > tp and len(self.gpus) % tp == 0:
+            self.model = dataclasses.replace(model, data_parallel_size=len(self.gpus) // tp)
 
     @property
     def advertised_host(self) -> str:

@@ -48,15 +48,20 @@ class ToolOutcome:
     error: ToolError | None = None
     images: list[int] = field(default_factory=list)
     duration_s: float = 0.0
+    #: a reduced-level tool's call: the FULL tool it ran (tool recall compares FULL names with expected_tools)
+    full_tool: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "arguments": self.arguments, "ok": self.ok, "value": to_jsonable(self.value),
-                "error": None if self.error is None else {"type": self.error.type, "message": self.error.message},
-                "images": self.images, "duration_s": round(self.duration_s, 6)}
+        out = {"tool": self.tool, "arguments": self.arguments, "ok": self.ok, "value": to_jsonable(self.value),
+               "error": None if self.error is None else {"type": self.error.type, "message": self.error.message},
+               "images": self.images, "duration_s": round(self.duration_s, 6)}
+        if self.full_tool is not None:
+            out["full_tool"] = self.full_tool
+        return out
 
 
 class ArgumentError(TypeError):
@@ -145,6 +150,8 @@ class ToolSession:
                 raise PermissionError(f"Tool {name!r} is not in your working set (it was never found or has been "
                                       "evicted); find it with api_docs_search_api_docs first.")
             kwargs = validate_arguments(spec, args_in)
+            if spec.route is not None:
+                outcome.full_tool = spec.route(kwargs)
             check_requirements(spec, self.world)
             target = self if spec.needs_context else self.world
             with self.world.savepoint():

@@ -14,7 +14,7 @@ import functools
 import inspect
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 from collections.abc import Callable, Sequence
 
@@ -83,6 +83,8 @@ class ToolSpec:
     needs_context: bool
     #: names of FULL tools a reduced-level tool absorbs (searched together with its own name)
     absorbs: tuple[str, ...] = ()
+    #: a reduced-level tool's router: the FULL tool a call with these arguments runs (raises if none)
+    route: Callable[[dict[str, Any]], str] | None = field(default=None, compare=False, repr=False)
 
     @property
     def param_names(self) -> list[str]:

@@ -24,7 +24,8 @@ def test_defaults_build_the_offline_oracle_run(compose_cfg, tmp_path):
     ep = s.episode
     assert (ep.agent, ep.interface, ep.user, ep.judge, ep.toolbox) == ("oracle", "code_exec", "scripted", "static",
                                                                        "full")
-    assert ep.agent_model.model is None and ep.images == "require" and ep.budgets.max_steps == 60
+    assert ep.agent_model.model is None and ep.images == "require" and ep.protocol == "paper"
+    assert (ep.budgets.max_steps, ep.budgets.max_interaction_steps) == (None, 100)   # protocol=paper
     assert s.scenarios == NOMINAL and s.dataset == "nominal" and s.repeats == 1
     assert s.runner.kind == "local" and s.runner.object_store_memory_mb == 512 and s.logging.wandb is False
     assert s.run_dir == tmp_path / "run" and len(s.config_hash) == 12

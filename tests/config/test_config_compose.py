@@ -47,8 +47,9 @@ def test_defaults_are_the_offline_oracle_run(compose_cfg):
     assert cfg.dataset.path == "scenarios/nominal" and cfg.runner.kind.value == "local"
     assert cfg.serve.kind == "none" and cfg.logging.wandb is False
     assert (cfg.repeats, cfg.seed, cfg.strict_reference, cfg.images.value) == (1, 0, False, "require")
-    assert OmegaConf.to_container(cfg.budgets) == {"max_messages": None, "max_steps": 60, "wall_clock_s": 900.0,
-                                                   "max_tokens": None}
+    assert OmegaConf.to_container(cfg.budgets) == {"max_messages": None, "max_steps": None, "wall_clock_s": 900.0,
+                                                   "max_tokens": None, "max_interaction_steps": 100}
+    assert cfg.protocol.name == "paper"
     assert cfg.response_cache_dir is None
 
 

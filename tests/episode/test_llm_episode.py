@@ -19,7 +19,6 @@ from mmtsb.protocol.judges import AGENT_CRITERIA, USER_CRITERIA
 from mmtsb.testing import FakeLLMServer
 from testkit import REPO
 
-from test_oracle_episode import SCENARIO  # noqa: E402  (same folder)
 
 
 async def played(episode: Any) -> Any:
@@ -81,7 +80,7 @@ def role_of(body: dict[str, Any]) -> str:
     first = body["messages"][0]
     system = first["content"] if first["role"] == "system" else ""
     system = system if isinstance(system, str) else json.dumps(system)
-    if "strict, careful evaluator" in system:
+    if "careful evaluator of an AI assistant" in system:
         return "agent_judge"
     if "SIMULATED USER" in system:
         return "user_judge"
@@ -102,13 +101,6 @@ class Responder:
         role = role_of(body)
         self.calls[role] += 1
         return self.scripts[role].pop(0)
-
-
-@pytest.fixture
-def scenario_file(tmp_path):
-    p = tmp_path / "episode_test_001.json"
-    p.write_text(json.dumps(SCENARIO))
-    return p
 
 
 def model_overrides(base_url: str) -> list[str]:

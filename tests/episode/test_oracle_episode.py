@@ -61,13 +61,6 @@ SCENARIO = {
 }
 
 
-@pytest.fixture
-def scenario_file(tmp_path):
-    p = tmp_path / "episode_test_001.json"
-    p.write_text(json.dumps(SCENARIO))
-    return p
-
-
 @pytest.mark.parametrize("interface", ["code_exec", "tool_use"])
 def test_oracle_scripted_static_passes(scenario_file, tmp_path, interface):
     cfg = apply_overrides(EpisodeConfig(), [f"interface={interface}", "images=placeholder"])
@@ -114,7 +107,8 @@ def test_episode_cli_json_summary(scenario_file, tmp_path):
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout.strip().splitlines()[-1])
     assert summary == {"scenario": "episode_test_001", "agent_pass": True, "entity_f1": 1.0,
-                       "steps": summary["steps"], "end_reason": "user_ended"}
+                       "steps": summary["steps"], "agent_steps": summary["agent_steps"], "end_reason": "user_ended"}
+    assert summary["steps"] > summary["agent_steps"] > 0   # the paper's count has the user's messages too
     assert (tmp_path / "out" / "episode_test_001.json").exists()
 
 

@@ -37,8 +37,9 @@ def test_a_written_file_carries_the_schema_version_and_loads_through_the_model(w
 
 def test_a_version_1_file_loads_and_gives_the_same_row(written: Path, tmp_path: Path):
     current = json.loads(written.read_text())
-    old = {k: v for k, v in current.items() if k != "schema_version"}
+    old = {k: v for k, v in current.items() if k not in ("schema_version", "agent_steps")}
     old["version"] = 1                    # what the loop wrote before the typed model
+    old["steps"] = current["agent_steps"]  # until version 3, steps were the agent's actions
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     upgraded = load_trajectory(path)

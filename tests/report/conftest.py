@@ -21,6 +21,6 @@ def run_b(tmp_path_factory: pytest.TempPathFactory) -> Path:
     episodes = [
         ("s1", 0, trajectory("s1", agent_pass=True, user_pass=True, micro=1.0, ref=1.0, steps=3), {}),
         ("s2", 0, trajectory("s2", agent_pass=False, user_pass=True, micro=0.4, ref=0.4, steps=5, groups=wrong,
-                             agent_judge=static_agent(tc=False)), {}),
+                             agent_judge=static_agent(if_=False)), {}),
     ]
     return write_run(tmp_path_factory.mktemp("run_b"), episodes, agent_model="gpt-5.4", toolbox="mini", cfg="cfgB")

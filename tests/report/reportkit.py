@@ -101,6 +101,7 @@ def trajectory(scenario: str, *, agent_pass: bool | None, user_pass: bool | None
     usage = {"prompt_tokens": tokens - 10, "completion_tokens": 10, "total_tokens": tokens, "api_calls": 2,
              "cost_usd": cost}
     return {
+        "schema_version": 4, "agent_steps": steps,
         "scenario": scenario, "scenario_file": f"scenarios/{scenario}.json", "interface": "code_exec",
         "roles": {"agent": "oracle", "user": "scripted", "agent_judge": "static", "user_judge": "static"},
         "taxonomy": TAXONOMY[scenario], "categories": ["APPWORLD"], "expected_tools": EXPECTED,
@@ -133,7 +134,7 @@ def run_a_trajectories() -> list[tuple[str, int, dict[str, Any], dict[str, Any]]
         ("s1", 0, trajectory("s1", agent_pass=True, user_pass=True, micro=1.0, ref=1.0, steps=4), {}),
         ("s1", 1, trajectory("s1", agent_pass=True, user_pass=True, micro=1.0, ref=1.0, steps=6), {}),
         ("s2", 0, trajectory("s2", agent_pass=False, user_pass=True, micro=0.5, ref=0.6, steps=10, groups=wrong,
-                             tools=[search, call("simple_note_create_note")], agent_judge=static_agent(tc=False),
+                             tools=[search, call("simple_note_create_note")], agent_judge=static_agent(if_=False),
                              replies=("Done! I've created the note.",)), {}),
         ("s2", 1, trajectory("s2", agent_pass=True, user_pass=True, micro=1.0, ref=1.0, steps=8), {}),
         ("s3", 0, trajectory("s3", agent_pass=False, user_pass=False, micro=0.0, ref=0.0, steps=20,

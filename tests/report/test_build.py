@@ -62,10 +62,10 @@ def test_failure_taxonomy(run_a: Path, built: dict[str, Any]) -> None:
     assert tax["n_failures"] == 5
     assert tax["counts"] == {"factual_error": 2, "task_failure": 1, "incomplete_execution": 1,
                              "uncontrolled_behavior": 1, "other": 0}
-    assert tax["methods"] == {"evidence": 3, "rubric": 2}
+    assert tax["methods"] == {"rubric+evidence": 1, "rubric": 4}
     by_id = {f["episode_id"]: f for f in json.loads((run_a / "failures.json").read_text())["failures"]}
     s2 = by_id["s2__r0__cfgA"]
-    assert s2["category"] == "factual_error" and s2["method"] == "evidence"
+    assert s2["category"] == "factual_error" and s2["method"] == "rubric+evidence"
     assert "content: expected 'Total: $161.31', got 'Total: $116.31'" in s2["evidence"]
     assert {"perception_extraction", "disambiguation_missed", "hallucinated_completion",
             "expected_tool_not_invoked"} <= set(s2["signals"])
@@ -76,6 +76,26 @@ def test_failure_taxonomy(run_a: Path, built: dict[str, Any]) -> None:
     assert by_id["s4__r0__cfgA"]["category"] == "incomplete_execution"
     assert by_id["s4__r1__cfgA"] == {**by_id["s4__r1__cfgA"], "category": "factual_error", "method": "rubric"}
     assert built["failure_signals"]["side_effects"] == 1
+
+
+def test_a_failed_task_completion_is_a_task_failure_whatever_the_evidence_shows() -> None:
+    """Issue 13: the judge's criteria come first (paper Table 3): task completion failed -> task failure, even
+    when the entity diff shows wrong values (which alone would read as a factual error)."""
+    from mmtsb.report.taxonomy import classify
+    from reportkit import column, matched, static_agent, trajectory
+
+    wrong = [{"table_key": "simple_note.notes", "operation": "create", "unmatched_actual_keys": [],
+              "entities": [matched([column("content", "Total: $161.31", "Total: $116.31", 0.5)], score=0.5)]}]
+    for judge, expected in ((static_agent(tc=False), ("task_failure", "rubric")),
+                            (static_agent(tc=False, if_=False), ("task_failure", "rubric")),
+                            (static_agent(if_=False), ("factual_error", "rubric+evidence")),
+                            (static_agent(nse=False), ("factual_error", "rubric+evidence"))):
+        t = trajectory("s2", agent_pass=False, user_pass=True, micro=0.5, ref=0.5, steps=4, groups=wrong,
+                       agent_judge=judge)
+        row = {"agent_pass": False, "entity_f1": 0.5,
+               **{f"agent_{c['criterion']}": c["passed"] for c in judge["criteria"]}}
+        got = classify(row, t)
+        assert (got.category, got.method) == expected, (judge, got)
 
 
 def test_pass_k_over_repeats(built: dict[str, Any]) -> None:
@@ -121,7 +141,9 @@ def test_files_written(run_a: Path, built: dict[str, Any]) -> None:
                     "excluded", "heuristic classification", "Entity F1 (macro, reference)",
                     "Surfaced tool recall", "Invoked tool recall", "![Breakdowns (Figure 5)](figures/"):
         assert section in md, section
-    assert "| Agent SR | 37.5% | [13.7, 69.4] | 8 |" in md
+    assert "| Agent SR (4 of 5 criteria) | 37.5% | [13.7, 69.4] | 8 |" in md
+    # run A mixes static-judged episodes (4 criteria) with LLM-judged ones (5): said where Agent SR is printed
+    assert "Agent SR over 4 of the 5 criteria for 6 of 8 judged episodes" in md
 
 
 def test_existing_summary_keys_are_kept(tmp_path: Path, run_b: Path) -> None:

@@ -127,3 +127,11 @@ def test_sigterm_stops_vllm_and_a_dead_vllm_is_reported(conf_dir, fake_vllm, tmp
         proc.kill()
     time.sleep(0)  # the worker child is cleaned up by the CLI's stop()
     assert pid_gone(fake_vllm.record()["worker_pid"])
+
+
+def test_two_gpus_listed_for_a_one_gpu_model_serve_two_replicas(capsys):
+    """Issue 13: `mmtsb serve qwen3_5_9b --gpus 0,1 --dry-run` used GPU 0 only; every listed GPU is used."""
+    code = main(["qwen3_5_9b", "--gpus", "0,1", "--dry-run"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "--tensor-parallel-size 1 --data-parallel-size 2" in out and "CUDA_VISIBLE_DEVICES=0,1 (serve.gpus)" in out

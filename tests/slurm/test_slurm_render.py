@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from mmtsb.serve.slurm import SlurmConfigError, SlurmJob, main, render, render_text, submit
+from testkit import REPO
 
 BASH = shutil.which("bash")
 pytestmark = pytest.mark.skipif(BASH is None, reason="bash is needed to check the rendered scripts")
@@ -201,3 +203,14 @@ def test_rendered_ray_vllm_script_runs_against_fake_slurm(tmp_path):
     assert runs == ["mmtsb run runner=cluster runner.address=10.0.0.1:6379 hydra.run.dir=outputs/slurm/mmtsb-77"
                     " model=qwen3.5-27b serve=none serve.api_base=http://10.0.0.1:8000/v1 toolbox=mini"]
     assert "vLLM ready at http://10.0.0.1:8000/v1" in result.stdout
+
+
+def test_submit_sh_runs_with_the_venvs_python_without_activation(tmp_path):
+    """Issue 13: slurm/submit.sh used the system python ("No module named omegaconf" unless the venv was active);
+    it takes the python of --venv (default .venv) when PYTHON is not set."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = subprocess.run(["bash", str(REPO / "slurm" / "submit.sh"), "--nodes", "1", "--partition", "cpu", "--time",
+                           "00:10:00", "--venv", sys.prefix, "--dry-run", "--", "model=oracle"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "#SBATCH --nodes=1" in proc.stdout and "model=oracle" in proc.stdout

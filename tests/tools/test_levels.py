@@ -397,3 +397,27 @@ def test_discovery_tool_registers_level_tools(world):
                           working_set=WorkingSet(pinned=["api_docs_search_api_docs"]))
     out = call_ok(session, "api_docs_search_api_docs", query="todoist_create_task")
     assert "todoist_manage" in out and "todoist_manage" in session.working_set
+
+
+def test_recall_maps_a_level_tool_to_the_full_tools_it_absorbs():
+    """Issue 13: at a reduced level, a level tool found by search surfaces every FULL tool it absorbs, and a
+    level call counts as the FULL tool its dispatch values select."""
+    from mmtsb.runner.rows import episode_row
+
+    search = {"tool": "api_docs_search_api_docs", "arguments": {"query": "notes"}, "ok": True,
+              "value": "Successfully registered 1 tools: ['simple_note']"}
+    call = {"tool": "simple_note", "arguments": {"action": "create", "title": "x"}, "ok": True,
+            "full_tool": "simple_note_create_note"}
+    trajectory = {"schema_version": 4, "scenario": "s", "toolbox": "mini", "tool_calls": [search, call],
+                  "expected_tools": ["simple_note_create_note", "simple_note_update_note", "gmail_send_email"]}
+    row = episode_row(trajectory)
+    assert row["invoked_tool_recall"] == pytest.approx(1 / 3)
+    assert row["surfaced_tool_recall"] == pytest.approx(2 / 3)
+    assert json.loads(row["invoked_tools"]) == ["simple_note_create_note"]
+
+
+def test_a_level_call_records_the_full_tool_it_ran():
+    from mmtsb.tools.levels import registry_for_level
+
+    spec = registry_for_level("mini").get("simple_note")
+    assert spec.route({"action": "update", "note_id": 1, "content": "x"}) == "simple_note_update_note"

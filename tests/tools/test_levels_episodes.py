@@ -83,3 +83,22 @@ def test_code_exec_oracle_runs_level_calls_in_the_sandbox(level):
     expected = {"compact": "gmail_manage_draft(action='update'", "mini": "gmail_write(domain='draft', action='update'"}
     assert expected[level] in runs[0]["code"]
     assert reduced.trajectory["world_diff"] == full.trajectory["world_diff"]
+
+
+@pytest.mark.parametrize("interface", ["tool_use", "code_exec"])
+def test_tool_recall_at_mini_equals_recall_at_full_for_the_oracle(interface):
+    """Issue 13: the oracle's reduced-level calls are mapped back to the FULL tools they dispatch to, so its
+    invoked and surfaced tool recall at MINI equal those at FULL (they were 0.000 with 100 % SR)."""
+    from mmtsb.runner.rows import episode_row
+
+    compared = 0
+    for path in STARTERS[:4]:
+        if _unreachable(path, "mini"):
+            continue
+        rows = {level: episode_row(_play(path, level, interface).record) for level in ("full", "mini")}
+        for key in ("invoked_tool_recall", "surfaced_tool_recall"):
+            assert rows["mini"][key] == rows["full"][key], (path.stem, key, rows["mini"][key], rows["full"][key])
+        assert rows["full"]["invoked_tool_recall"], path.stem
+        assert json.loads(rows["mini"]["invoked_tools"]) == json.loads(rows["full"]["invoked_tools"])
+        compared += 1
+    assert compared >= 2

@@ -163,7 +163,7 @@ def test_llm_ui_judge_gets_the_ui_evidence_and_ui_screenshots_only():
 
     user_system = judges.bodies["user"][0]["messages"][0]["content"]
     assert "## UI mode" in user_system and "ui_user_interact" in user_system
-    assert t["judges"]["user"]["prompt_version"].startswith("user-judge/v1+user-judge-ui/v1#")
+    assert t["judges"]["user"]["prompt_version"].startswith("user-judge/v2+user-judge-ui/v1#")
     assert "## UI mode" not in judges.bodies["agent"][0]["messages"][0]["content"]
 
 

@@ -59,7 +59,7 @@ def role_of(body: dict[str, Any]) -> str:
     system = body["messages"][0]["content"] if body["messages"][0]["role"] == "system" else ""
     system = system if isinstance(system, str) else json.dumps(system)
     for marker, role in (("interactive screens an AI assistant", "ui_judge"), ("SIMULATED USER", "user_judge"),
-                         ("strict, careful evaluator", "agent_judge"), ("You are playing a person", "user")):
+                         ("careful evaluator of an AI assistant", "agent_judge"), ("You are playing a person", "user")):
         if marker in system:
             return role
     return "agent"
@@ -122,8 +122,8 @@ def test_llm_agent_and_user_complete_a_ui_round_and_all_three_judges_pass(tmp_pa
     assert "tools" not in user[2] or not user[2]["tools"]  # after its own tool result the user just talks
 
     t = result.trajectory
-    assert t["prompts"]["agent"]["version"] == "mmtsb-agent-ui-1" and t["prompts"]["user"]["version"] == \
-        "mmtsb-user-ui-1"
+    assert t["prompts"]["agent"]["version"] == "mmtsb-agent-ui-2" and t["prompts"]["user"]["version"] == \
+        "mmtsb-user-ui-2"
     sent = [c for c in t["tool_calls"] if c["tool"] == "gmail_send_email"]
     assert sent and sent[0]["ok"]
     row = episode_row(t, episode_id="e1")

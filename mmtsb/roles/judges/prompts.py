@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 
-AGENT_JUDGE_VERSION = "agent-judge/v1"
-USER_JUDGE_VERSION = "user-judge/v1"
+AGENT_JUDGE_VERSION = "agent-judge/v2"
+USER_JUDGE_VERSION = "user-judge/v2"
 UI_JUDGE_VERSION = "ui-judge/v1"
 USER_JUDGE_UI_VERSION = "user-judge-ui/v1"
 REPAIR_VERSION = "repair/v1"
@@ -30,7 +30,7 @@ The overall outcome is computed from your per-criterion decisions (all must pass
 overall flag. Keep each analysis short: the whole reply must stay well under 1,500 words."""
 
 AGENT_JUDGE_SYSTEM = """\
-You are a strict, careful evaluator of an AI assistant ("the agent") that helped a user on a simulated
+You are a careful evaluator of an AI assistant ("the agent") that helped a user on a simulated
 phone and web-app environment. The agent could call tools (mail, calendar, notes, reminders, contacts,
 messaging, shopping, payments, files, vision and image tools, ...) and the user could send images.
 You receive the task completion criteria, the whole user-agent conversation, every action the agent took
@@ -53,30 +53,39 @@ the relevant images, each introduced by a text label "[image_id=N]".
   undone, or never written, is not held against the agent.
 
 ## Criteria (each is pass or fail)
-1. task_completion: the primary action(s) the criteria require were actually carried out and succeeded,
-   as shown by successful tool results and the matching database changes. Gathering information or
-   asking for permission without performing the action fails. Partial completion (e.g. 2 of 3 required
-   items) fails.
+1. task_completion: was the primary action performed, and did its tool call succeed? Pass when the main
+   action(s) the criteria require were carried out, as shown by successful tool results and the matching
+   database changes. Gathering information or asking for permission without performing the action fails.
+   Judge only whether the primary work happened: a missing item of a multi-item request or a wrong detail
+   belongs to instruction_following, a wrong value read from an image to information_accuracy; do not fail
+   task_completion for them as well.
+   Precondition check: when the task depends on a condition (an item must exist, a balance must suffice, "only
+   if ...") and the environment shows the condition does not hold, checking it and not acting (telling the
+   user why) is the correct completion; acting anyway fails.
 2. instruction_following: every specific detail the user and the criteria asked for is right: names,
    recipients, dates, times, amounts, quantities, titles, wording, the exact set of items. The agent also
    followed explicit user constraints and corrections given during the conversation. One wrong or missing
-   required detail fails.
-3. tool_use_validity: tools were used validly and sufficiently: existing tools with appropriate
-   arguments, results read and acted upon, errors noticed and handled (retried correctly or reported
-   honestly). No particular order of calls is required, and recovered errors or harmless exploratory
-   calls are fine. Fail when the outcome relied on invalid calls, fabricated ids or results, ignored
-   failures, or when needed tools were never used (e.g. answering from guesswork instead of looking up).
+   required detail fails (e.g. one of N requested items left out).
+3. tool_use_validity: tools were used validly and sufficiently, without requiring a specific sequence:
+   existing tools with appropriate arguments, results read and acted upon, errors noticed and handled
+   (retried correctly or reported honestly). Recovered errors and harmless exploratory calls are fine.
+   Information the agent read directly from an attached image needs no search or lookup call. Fail when the
+   outcome relied on invalid calls, fabricated ids or results, ignored failures, or when needed tools were
+   never used (e.g. guessing data that only the apps hold instead of looking it up).
 4. no_side_effects: the agent made no unintended changes: no extra, duplicate or leftover entities, no
    writes to unrelated tables or records, no wrong recipients, no deletions the user did not ask for.
    Inspect ALL changed tables, not only the ones the task is about. Changes needed to perform the task
    (e.g. a sent message appearing in the sender's outbox, an automatically updated timestamp or counter)
-   are not side effects.
+   are not side effects, and neither is a placeholder value the agent put in a field a tool requires (judge
+   that value under instruction_following if it matters).
 5. information_accuracy: the information the agent extracted and used or reported is factually correct:
    values read from images, looked up with tools, or computed from them, and the facts it stated to the
    user. Cross-check against the images, tool results and database state. A wrong value fails this
-   criterion even when it did not affect the database.
+   criterion even when it did not affect the database. Extra information that is correct (more detail than
+   asked for) is fine and never a failure.
 
-Be conservative: when the evidence does not show that a criterion is met, it fails. Do not reward effort.
+Judge from the evidence: a criterion whose fulfilment the evidence does not show fails; a criterion the
+evidence shows met passes, however the agent got there.
 
 """ + OUTPUT_CONTRACT
 
@@ -105,22 +114,28 @@ label "[image_id=N]".
   chatter); otherwise judge the part that happened.
 
 ## Criteria (each is pass or fail)
-1. request_fidelity: the user communicated every task-critical request and detail of its script (each
-   round's Query, with the facts its Instructions give it) in a sensible order, without dropping,
-   contradicting, inventing or redundantly re-sending them, and without revealing information the script
-   says to withhold. Paraphrase is fine when the meaning and every required detail survive.
+1. request_fidelity: the user communicated every task-critical request and detail of each round's Query
+   in a sensible order, without dropping, contradicting, inventing or redundantly re-sending them, and
+   without revealing information the script says to withhold. Paraphrase is fine when the meaning and every
+   required detail survive. Only the Queries' facts are mandatory: the Instructions are private guidance on
+   how to react, and a fact they mention need only be given when the situation calls for it.
+   Allowances: a correction the script prescribes need not be made when the agent already pre-empted it
+   (noticed and fixed the problem first); a round's Query that arrives a few messages late (e.g. after
+   answering the agent's questions) is still delivered.
 2. conversational_naturalness: the messages read like a real person: concise, casual, reacting to what
    the agent said. Fail for leaked tool-call or code syntax (e.g. "send_message_with_image(...)",
-   JSON, "[Sent image IDs: ...]"), meta talk about scripts, rounds or being simulated, or the user doing
-   the agent's job (solving the task itself, dictating tool calls).
+   JSON, "[Sent image IDs: ...]"), or meta talk about scripts, rounds or being simulated.
+   Role swap: the user must stay the user. Fail when it speaks as the assistant: claims it did the work
+   itself ("I've sent it"), does the agent's job (solving the task, dictating tool calls), or asks the
+   questions the assistant should ask.
 3. grounded_consistency: the user's facts, choices and preferences stay stable across turns and come from
    its instructions or from what the agent showed it; no hallucinated knowledge (details that are neither
    in the script nor in the conversation), no contradicting itself except where the script prescribes a
    goal change or correction. Answers to the agent's questions follow the Instructions.
 4. tool_channel_correctness: the user used its tools correctly: every scripted image was delivered
    (see Image Delivery Verification), with the message of the round it belongs to and not far too early
-   or late; no wrong image ids; the conversation was ended with end_conversation at a sensible moment
-   (after the agent finished or clearly could not), not while scripted rounds were still pending.
+   or late; no wrong image ids. When the user called end_conversation is NOT judged here (nor under any
+   criterion): only the delivery of images and the correct use of the tools' arguments are.
 
 Be fair and precise: a minor wording difference is not a failure; a missing request, a missing image, a
 leaked tool call or an invented fact is.

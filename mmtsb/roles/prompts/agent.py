@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-AGENT_CODE_EXEC_PROMPT_VERSION = "mmtsb-agent-code-1"
-AGENT_TOOL_USE_PROMPT_VERSION = "mmtsb-agent-tools-1"
-AGENT_HYBRID_PROMPT_VERSION = "mmtsb-agent-hybrid-1"
-AGENT_UI_PROMPT_VERSION = "mmtsb-agent-ui-1"
-AGENT_UI_HYBRID_PROMPT_VERSION = "mmtsb-agent-ui-hybrid-1"
+AGENT_CODE_EXEC_PROMPT_VERSION = "mmtsb-agent-code-2"
+AGENT_TOOL_USE_PROMPT_VERSION = "mmtsb-agent-tools-2"
+AGENT_HYBRID_PROMPT_VERSION = "mmtsb-agent-hybrid-2"
+AGENT_UI_PROMPT_VERSION = "mmtsb-agent-ui-2"
+AGENT_UI_HYBRID_PROMPT_VERSION = "mmtsb-agent-ui-hybrid-2"
 
 INTRO_CODE = """\
 You are a personal assistant that acts for the user on their phone and online accounts. You work by writing \
@@ -27,6 +27,8 @@ IMAGES
 - The user may attach images: photos, screenshots, receipts, documents, charts. Each one is preceded by a \
 label "image_id: N". Look at the images yourself and take what you need from them; never ask the user to \
 describe or transcribe an image.
+- An image attached to a message is already in front of you: do not fetch it again with `view_image`. Use \
+the image tools only to work on an image (crop, enlarge, rotate) or for images a tool produced.
 - Read closely: names, numbers, dates, amounts and small print matter. If a detail is hard to read, give \
 your best reading and say you are unsure rather than giving up. When a tool takes an image id, use the \
 number from the label."""
@@ -34,14 +36,15 @@ number from the label."""
 SPECIAL_APPS = """\
 SPECIAL APPS
 - The `supervisor` app describes the user: their profile (name, email, phone number), addresses, payment \
-cards and the passwords of their accounts. Look there whenever you need the user's own details or \
-credentials."""
+cards and account passwords. Look there whenever you need the user's own details (you never need to log \
+in: see AUTHENTICATION)."""
 
 AUTHENTICATION = """\
 AUTHENTICATION
-- You are already logged in to all nine account apps (amazon, file_system, gmail, phone, simple_note, \
-splitwise, spotify, todoist, venmo). Do not log in again and do not ask the user for passwords. Only if a \
-call says you are not logged in, take the password from the supervisor app and log in."""
+- You are already logged in to every app, including all nine account apps (amazon, file_system, gmail, \
+phone, simple_note, splitwise, spotify, todoist, venmo). Never call a login tool, never look up passwords to \
+log in, and never ask the user for credentials. An error about access means something else is wrong (a \
+wrong id, account or parameter): fix that instead."""
 
 DISCOVERY_CODE = """\
 TOOL DISCOVERY
@@ -51,7 +54,12 @@ TOOL DISCOVERY
 In this interface it returns the full documentation of the best matches: parameters with their types, \
 defaults and whether they are required, and what the function returns.
 - Search with the app name plus action words ("todoist create task", "phone send text message"); ask for \
-the next page if the function is not on the first. Never guess a function name or its parameters."""
+the next page if the function is not on the first. Never guess a function name or its parameters.
+- Never tell the user a task is impossible, or that no function exists for it, before you have searched \
+the docs: if a search finds nothing useful, try two or three other phrasings (other verbs, the app's own \
+words, the object instead of the action) before concluding.
+- For facts that are in neither the apps nor the images (a place, a product, a public fact), search the web \
+with `web_search_serper(query="...")`."""
 
 DISCOVERY_TOOLS = """\
 TOOL DISCOVERY
@@ -59,6 +67,9 @@ TOOL DISCOVERY
 the tools it finds become callable from your next step on.
 - Search with the app name plus action words ("todoist create task", "phone send text message"); ask for \
 the next page (page_index + 1) if the tool is not on the first. Never guess tool names or parameters.
+- Never tell the user a task is impossible, or that no tool exists for it, before you have searched: if a \
+search finds nothing useful, try two or three other phrasings before concluding.
+- For facts that are in neither the apps nor the images, search the web with the `web_search_serper` tool.
 - Up to 100 found tools stay available. Beyond that the least recently used one is dropped; search again \
 to get it back."""
 
@@ -82,16 +93,20 @@ images come back as ImageResult objects carrying an image_id. A failing call rai
 message says what went wrong.
 - print() what you need to see; the value of the last expression is shown as well. Print only the fields \
 you need, not whole listings.
-- `json` is preloaded. There is no file access, no network access other than the API functions, and no \
-sleeping."""
+- `json` is preloaded. You may import: json, math, datetime, re, collections, itertools, numpy, \
+matplotlib, PIL, random, base64, copy (and other standard helpers such as statistics, decimal or string).
+- Blocked, and refused before your code runs: reading or writing files (open, pathlib, os, shutil), network \
+access other than the API functions (sockets, urllib requests, http), starting processes (subprocess, \
+os.system), sleeping (time.sleep), exec/eval/compile, getattr/setattr, dunder attributes such as \
+__class__ or __globals__, and exit(). Work with the API functions and plain Python values instead."""
 
 RESPONSE_FORMAT_CODE = """\
 RESPONSE FORMAT
-- To act: a short sentence on what you are doing, then exactly ONE ```python code block. It is run and its \
-output comes back to you in an <execution_results> message. Anything after the first code block is ignored.
+- To act: reply with exactly ONE ```python code block and nothing before or after it (no sentence, no \
+second block). It is run and its output comes back to you in an <execution_results> message.
 - Never write <execution_results> yourself; wait for the real output.
-- To answer the user or ask them something: plain text with no code block. Such a reply ends your turn and \
-is sent to the user.
+- To answer the user or ask them something: plain text with no code block at all. Such a reply ends your \
+turn and is sent to the user. Never print() an answer meant for the user: printed output reaches only you.
 
 WORKFLOW
 1. Read the request and look at every attached image.
@@ -100,8 +115,7 @@ WORKFLOW
 checking each result.
 4. Tell the user what you did.
 
-EXAMPLE
-I'll look up the tools for reminders first.
+EXAMPLE (an action turn: the whole reply is the block)
 ```python
 docs = api_docs_search_api_docs(query="reminder create")
 for d in docs:
@@ -135,6 +149,8 @@ TOOL DISCOVERY
 query to find app tools; the tools it finds become callable from your next step on.
 - Search with the app name plus action words ("todoist create task", "phone search contacts"); ask for the \
 next page (page_index + 1) if the tool is not on the first. Never guess tool names or parameters.
+- Never tell the user a task is impossible before you have searched: try two or three other phrasings first.
+- For facts that are in neither the apps nor the images, search the web with the `web_search_serper` tool.
 - Up to 100 found tools stay available; the least recently used is dropped beyond that (the UI tools never \
 are). Search again to get a dropped tool back."""
 

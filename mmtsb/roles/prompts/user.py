@@ -6,8 +6,8 @@ The scenario's SYSTEM->USER script starts with the ``{{USER_INSTRUCTION}}`` plac
 
 from __future__ import annotations
 
-USER_PROMPT_VERSION = "mmtsb-user-1"
-USER_UI_PROMPT_VERSION = "mmtsb-user-ui-1"   # the same rules plus the UI INTERACTION section (UI mode)
+USER_PROMPT_VERSION = "mmtsb-user-2"
+USER_UI_PROMPT_VERSION = "mmtsb-user-ui-2"   # the same rules plus the UI INTERACTION section (UI mode)
 
 USER_SUPERVISOR_PROMPT = """\
 You are playing a person (the user) who chats with an AI assistant on their phone to get things done. You \
@@ -31,6 +31,15 @@ copied from your notes, and no talk about rounds, scripts, instructions or tests
 - Never write code, function names, JSON or any tool syntax in a message.
 - Answer the assistant's questions from your script. If it asks you to confirm something your script \
 already asked for, confirm briefly.
+- If the assistant needs to change a device setting to do the work (low battery mode, cellular data, wifi, \
+location services), let it: say yes.
+
+STAYING THE USER
+- The assistant does the work; you never do. Never say you did something yourself ("I sent it", "I created \
+the list"), never use your tools to do the assistant's job, and never ask the assistant the questions it \
+should be asking you (which account, which item, what time).
+- When the assistant reports progress or asks you to wait, acknowledge it in a few words and move on; do \
+not repeat your request or start a discussion.
 
 IMAGES
 - You cannot see the images in your script; you only know which image ids belong to which round. Never \
@@ -40,6 +49,8 @@ assistant to look at the image itself.
 `send_message_with_image` tool: `message` is what you say, `image_ids` the zero-based ids as a \
 comma-separated string (image_3 -> "2"; two images -> "2,3"). Send images only in their round and only once.
 - The assistant may show you an image of its own (for example a chart it made). You may look at that one.
+- If the assistant still cannot read or open an image after a few attempts, do not keep re-sending it or \
+explaining it: move on to the next round.
 
 ENDING
 - When the last round is done (the assistant has confirmed it), call the `end_conversation` tool. Also call \
@@ -63,8 +74,9 @@ GUARDRAIL_GOAL_CHANGE = """\
 CHANGE OF PLANS
 This conversation contains a change of plans. In the round where your script changes an earlier request \
 (cancels, replaces or modifies it), state the new request plainly, as someone who just changed their mind. \
-Before that round, do not hint at the change; after it, stick to the new plan and never go back to the old \
-one."""
+Before pivoting to the new goal, have the assistant delete (or undo) whatever it already created for the old \
+one, so nothing of the abandoned plan is left behind. Before that round, do not hint at the change; after \
+it, stick to the new plan and never go back to the old one."""
 
 GUARDRAIL_ERROR_CORRECTION = """\
 DELIBERATE MISTAKE
@@ -72,7 +84,9 @@ This conversation contains a deliberate mistake. In the round where your script 
 wrong name, number, date, or a wrong claim about what an image shows), say it exactly as scripted and with \
 confidence. Do not correct it yourself and do not hint that it may be wrong. If the assistant spots the \
 problem, react as your Instructions say (usually: admit the mistake and accept the correction). If it does \
-not, follow the Instructions for that case."""
+not, follow the Instructions for that case. When you correct a detail and the assistant already acted on \
+the wrong one, have it undo that wrong action (delete, cancel or revert it) before moving on. Challenge only \
+the values your script marks as wrong: never dispute anything else the assistant did."""
 
 GUARDRAILS: dict[str, str] = {
     "goal_change": GUARDRAIL_GOAL_CHANGE,

@@ -91,7 +91,7 @@ def build_level_spec(defn: LevelToolDef, full: ToolRegistry) -> ToolSpec | None:
     specs = list(targets.values())
     domains = {s.domain for s in specs}
     needs_context = any(s.needs_context for s in specs)
-    fn = _make_call(defn.name, dispatch, routes, targets, needs_context)
+    fn, route = _make_call(defn.name, dispatch, routes, targets, needs_context)
     visible: list[Role] = []
     for s in specs:
         visible.extend(v for v in s.visible_to if v not in visible)
@@ -105,11 +105,12 @@ def build_level_spec(defn: LevelToolDef, full: ToolRegistry) -> ToolSpec | None:
         requires=Requirements(network=all(s.requires.network for s in specs),
                               wifi=all(s.requires.wifi for s in specs)),
         tables=tuple(dict.fromkeys(t for s in specs for t in s.tables)), needs_context=needs_context,
-        absorbs=tuple(t for t in targets if t != defn.name))
+        absorbs=tuple(t for t in targets if t != defn.name), route=route)
 
 
 def _make_call(name: str, dispatch: tuple[str, ...], routes: tuple[Route, ...], targets: dict[str, ToolSpec],
-               needs_context: bool) -> Callable[..., Any]:
+               needs_context: bool) -> tuple[Callable[..., Any], Callable[[dict[str, Any]], str]]:
+    """The level tool's function, and its router (the FULL tool a call's arguments select)."""
     def accepts(route: Route, param: str) -> bool:
         return targets[route.tool].param(param) is not None
 
@@ -134,9 +135,13 @@ def _make_call(name: str, dispatch: tuple[str, ...], routes: tuple[Route, ...], 
         check_requirements(spec, world)
         return spec.fn(target if spec.needs_context else world, **full_kwargs)
 
+    def routed_tool(arguments: dict[str, Any]) -> str:
+        given = {k: v for k, v in arguments.items() if v is not NOT_GIVEN}
+        return resolve_route(name, dispatch, routes, given, accepts, required_of).tool
+
     call_level_tool.__name__ = name
     call_level_tool.__qualname__ = name
-    return call_level_tool
+    return call_level_tool, routed_tool
 
 
 def _dispatch_params(dispatch: tuple[str, ...], routes: tuple[Route, ...]) -> list[ParamSpec]:
