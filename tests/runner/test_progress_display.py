@@ -40,7 +40,9 @@ def test_off_a_terminal_it_logs_whole_plain_lines_periodically_and_at_the_end(ca
     assert lines[0].startswith("progress: 0/3 episodes (0.0%) | 0:00:00 elapsed | Agent SR -")
     assert any(re.match(r"progress: 1/3 episodes \(33\.3%\) \| 0:00:00 elapsed, ~0:00:\d\d left \| Agent SR 1\.000", line)
                for line in lines)
-    assert lines[-1].startswith("progress: 3/3 episodes (100.0%) | 0:00:00 elapsed | Agent SR 0.667 | Entity F1 0.833")
+    # the static judge's Agent SR is marked as covering 4 of its 5 criteria (issue 13)
+    assert lines[-1].startswith("progress: 3/3 episodes (100.0%) | 0:00:00 elapsed | Agent SR 0.667 "
+                                "(4/5 criteria: static judge) | Entity F1 0.833")
     assert all("\n" not in line and "\r" not in line and "\x1b" not in line for line in lines)
 
 
