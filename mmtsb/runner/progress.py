@@ -32,22 +32,29 @@ class RunningStats:
     partial_judge: bool = False      # some Agent SR verdict covered 4 of the 5 criteria (the static judge)
 
     def add(self, row: dict[str, Any]) -> None:
-        self.done += 1
-        self.tokens += sum(int(row.get(f"{r}_total_tokens") or 0) for r in role_keys())
-        self.tokens += int(row.get("earlier_attempts_total_tokens") or 0)
-        self.cost_usd += sum(float(row.get(f"{r}_cost_usd") or 0.0) for r in role_keys())
-        self.cost_usd += float(row.get("earlier_attempts_cost_usd") or 0.0)
-        self.cost_known = self.cost_known and all(row.get(f"{r}_cost_known", True) is not False for r in role_keys())
-        if is_excluded(row):
+        """Count one finished row. Everything is read from the row before any count changes, so a progress line
+        drawn meanwhile (another thread) never shows an episode done but not yet scored."""
+        roles = role_keys()
+        tokens = sum(int(row.get(f"{r}_total_tokens") or 0) for r in roles)
+        tokens += int(row.get("earlier_attempts_total_tokens") or 0)
+        cost = sum(float(row.get(f"{r}_cost_usd") or 0.0) for r in roles)
+        cost += float(row.get("earlier_attempts_cost_usd") or 0.0)
+        cost_known = all(row.get(f"{r}_cost_known", True) is not False for r in roles)
+        excluded = is_excluded(row)
+        self.tokens += tokens
+        self.cost_usd += cost
+        self.cost_known = self.cost_known and cost_known
+        if excluded:
             self.infra += 1
-            return
-        if row.get("agent_pass") is not None:
-            self.partial_judge = self.partial_judge or row.get("agent_information_accuracy") is None
-            self.scored += 1
-            self.passed += int(bool(row["agent_pass"]))
-        if row.get("entity_f1") is not None:
-            self.f1_n += 1
-            self.f1_sum += float(row["entity_f1"])
+        else:
+            if row.get("agent_pass") is not None:
+                self.partial_judge = self.partial_judge or row.get("agent_information_accuracy") is None
+                self.scored += 1
+                self.passed += int(bool(row["agent_pass"]))
+            if row.get("entity_f1") is not None:
+                self.f1_n += 1
+                self.f1_sum += float(row["entity_f1"])
+        self.done += 1
 
     def line(self) -> str:
         sr = f"{self.passed / self.scored:.3f}" if self.scored else "-"
