@@ -22,6 +22,31 @@ _MIME = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp", "GIF": 
 _PASS_THROUGH = set(_MIME)  # formats the major providers accept as-is
 
 
+class DataURL(str):
+    """An image's ``data:`` URL: a plain string to every consumer (JSON encoders, HTTP clients, providers),
+    whose ``repr`` is short: ``<data:image/png;base64, 204800 chars>``.
+
+    Why: litellm formats its call parameters, the messages included, into debug strings on every call whether
+    or not debug logging is on; with the images of a conversation inlined (hundreds of KB per request) that
+    ``repr`` was the largest single CPU cost of a litellm call (≈ 1.6 ms of ≈ 9 ms with three 200 KB images).
+    Copies are the same object (a string is immutable), as for ``str``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        head = self[: self.find(",") + 1] if self.startswith("data:") else self[:16]
+        return f"<{head} {len(self)} chars>"
+
+    def __copy__(self) -> DataURL:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DataURL:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DataURL, (str(self),))
+
+
 class ImageLike(Protocol):
     """Anything with encoded bytes and a MIME type, e.g. mmtsb.vision.store.StoredImage."""
 
@@ -37,13 +62,13 @@ class ImageEncoder:
         if max_side < 16:
             raise ValueError(f"max_side must be >= 16, got {max_side}")
         self.max_side, self.jpeg_quality, self.max_cache_bytes = max_side, jpeg_quality, max_cache_bytes
-        self._cache: OrderedDict[str, str] = OrderedDict()
+        self._cache: OrderedDict[str, DataURL] = OrderedDict()
         self._cache_bytes = 0
         self._lock = threading.Lock()
         self.encode_count = 0
         self.hits = 0
 
-    def data_url(self, data: bytes, mime_type: str | None = None) -> str:
+    def data_url(self, data: bytes, mime_type: str | None = None) -> DataURL:
         """``data:<mime>;base64,...`` for the image bytes (``mime_type`` is only a hint: the bytes decide)."""
         key = hashlib.sha256(data).hexdigest()
         with self._lock:
@@ -52,7 +77,7 @@ class ImageEncoder:
                 self.hits += 1
                 return url
         mime, encoded = self._encode(data, mime_type)
-        url = f"data:{mime};base64,{base64.b64encode(encoded).decode('ascii')}"
+        url = DataURL(f"data:{mime};base64,{base64.b64encode(encoded).decode('ascii')}")
         with self._lock:
             self.encode_count += 1
             if key not in self._cache:

@@ -92,3 +92,26 @@ def test_conversation_resent_five_times_encodes_its_image_once(server, run, conf
             for p in m["content"] if p["type"] == "image_url"]
     assert len(urls) == 5 and len(set(urls)) == 1
     assert urls[0].startswith("data:image/png;base64,")
+
+
+def test_a_data_url_is_a_plain_string_to_consumers_with_a_short_repr():
+    """litellm formats its call parameters (the messages) into debug strings on every call: an inlined image's
+    repr must not cost its size. Everything else sees the same string."""
+    import copy
+    import json
+    import pickle
+
+    import orjson
+
+    from mmtsb.llm.images import DataURL
+
+    png = _image_bytes((64, 64), "PNG")
+    url = ImageEncoder().data_url(png)
+    assert isinstance(url, DataURL) and isinstance(url, str) and url.startswith("data:image/png;base64,")
+    assert repr(url) == f"<data:image/png;base64, {len(url)} chars>" and len(repr({"url": url})) < 60
+    part = {"type": "image_url", "image_url": {"url": url}}
+    assert json.loads(json.dumps(part))["image_url"]["url"] == str(url)
+    assert orjson.loads(orjson.dumps(part))["image_url"]["url"] == str(url)
+    assert copy.deepcopy(part)["image_url"]["url"] is url and copy.copy(url) is url
+    again = pickle.loads(pickle.dumps(url))
+    assert again == url and type(again) is DataURL
