@@ -18,7 +18,10 @@ __all__ = ["GeneratedDefinition", "assemble", "definition_of", "scenario_id_of"]
 
 
 def scenario_id_of(outline: Outline) -> str:
-    """The scenario's id (and file stem), derived from its outline's id: stable across reruns."""
+    """The scenario's id (and file stem): the name a design gave the outline, else derived from its id (stable
+    across reruns)."""
+    if outline.name:
+        return outline.name
     return "gen_" + hashlib.sha256(outline.outline_id.encode()).hexdigest()[:12]
 
 

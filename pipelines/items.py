@@ -98,6 +98,8 @@ class Outline(_Strict):
     image_ids: list[str]  # in the order the scenario numbers them (image 1, 2, ...)
     required_tools: list[str]
     seed: int  # the outline's own seed, for the stages after it
+    variant: str = ""  # a recipe variant: where the result goes ("note", "file", "email"...) and "+modifiers"
+    name: str = ""  # the scenario's file name when a design fixes it (else derived from outline_id)
 
 
 class DraftRound(_Strict):

@@ -28,6 +28,11 @@ def _truths(ctx: GroupContext) -> list[tuple[str, dict[str, Any]]]:
     return [(im.truth["family"], im.truth["content"]) for im in ctx.images if im.truth]
 
 
+def _kinds(ctx: GroupContext) -> list[tuple[str, dict[str, Any]]]:
+    """(content kind, content) of each image with ground truth."""
+    return [(FAMILIES[f].kind if f in FAMILIES else f, c) for f, c in _truths(ctx)]
+
+
 def image_values(ctx: GroupContext) -> list[str]:
     """Every value the group's images show that a user must not say (at least 4 characters)."""
     out = []
@@ -123,11 +128,12 @@ def _goal_flexibility(scenario: Scenario, ctx: GroupContext, outline: Outline) -
     script = "\n".join(user_texts(scenario))
     specs = scenario.get("entity_diff_specs", [])
     if outline.challenge == "goal_change":
-        deleted = [s["tool"] for s in _steps(scenario) if "delete" in s["tool"] or "remove" in s["tool"]]
+        deleted = [s["tool"] for s in _steps(scenario) if any(w in s["tool"] for w in ("delete", "remove", "unlike",
+                                                                                          "unfollow"))]
         ok = "Change of plan" in script and bool(deleted)
         return ok, "a pivot round deletes the first goal's entities" if ok else "no pivot that undoes the first goal"
     if outline.challenge == "error_correction":
-        claims = re.findall(r"I think the (.+?) on the (\w+) \w+ is (.+?)\.", script)
+        claims = re.findall(r"I think the (.+?) on the (\w+) [\w -]+? is (.+?)\.(?:\s|$)", script)
         wrong = [c for c in claims if c[2] not in image_values(ctx)]
         return bool(wrong), "the user misstates a detail the image contradicts" if wrong else "no misstatement"
     if outline.challenge == "state_mutation":
@@ -141,15 +147,15 @@ def _spec_texts(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _grounding(scenario: Scenario, ctx: GroupContext, outline: Outline) -> tuple[bool, str]:
-    truths = _truths(ctx)
+    truths = _kinds(ctx)
     events: dict[str, set[tuple[str, str]]] = {}  # two posters may share a title: any of their times is right
     for f, c in truths:
-        if f == "event_poster":
+        if f == "event":
             events.setdefault(c["title"], set()).add((f"{c['date']}T{c['start']}", f"{c['date']}T{c['end']}"))
-    people = {(c["first"], c["last"]): c for f, c in truths if f == "business_card"}
+    people = {(c["first"], c["last"]): c for f, c in truths if f == "person"}
     amounts: dict[str, set[str]] = {}
     for f, c in truths:
-        if f == "receipt":
+        if f == "expense":
             amounts.setdefault(c["vendor"], set()).update({f"{c['total']:,.2f}", f"{c['tax']:,.2f}"})
     wrong = []
     for spec in scenario.get("entity_diff_specs", []):

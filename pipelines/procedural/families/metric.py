@@ -13,7 +13,7 @@ from pipelines.procedural.render.charts import chart_image
 from pipelines.procedural.render.finish import encode, finish
 from pipelines.procedural.render.screens import desktop, table
 
-__all__ = ["METRIC_FAMILIES", "fmt", "sample", "values"]
+__all__ = ["METRIC_FAMILIES", "fmt", "sample", "sample_group", "values"]
 
 DOMAINS = ("simple_note", "file_system", "gmail", "todoist")
 #: title, unit, label pool, value range
@@ -46,6 +46,26 @@ def sample(rng: random.Random) -> Content:
             "prev_values": prev, "prev_period": prev_period if prev else None}
 
 
+MONTHS = ["January 2026", "February 2026", "March 2026", "April 2026", "May 2025", "June 2025", "July 2025",
+          "August 2025", "September 2025", "October 2025", "November 2025", "December 2025"]
+
+
+def sample_group(rng: random.Random, n: int) -> list[Content]:
+    """``n`` images of one measure over the same labels for different months (a series of reports), each with
+    the month's targets when the series has them."""
+    title, unit, pool, (lo, hi) = rng.choice(TOPICS)
+    labels = rng.sample(pool, rng.randint(3, 5))
+    months = sorted(rng.sample(range(12), n))
+    with_target = rng.random() < 0.5
+    out = []
+    for mo in months:
+        vals = [rng.randint(lo, hi) for _ in labels]
+        target = [round(rng.randint(lo, hi), -1) or lo for _ in labels] if with_target else None
+        out.append({"title": title, "unit": unit, "labels": labels, "values": vals, "period": MONTHS[mo],
+                    "prev_values": target, "prev_period": "Target" if with_target else None})
+    return out
+
+
 def fmt(v: float, unit: str) -> str:
     """A value as the images print it: ``$1,250``, ``14k``, ``120 kWh``, ``300``."""
     text = f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
@@ -53,7 +73,8 @@ def fmt(v: float, unit: str) -> str:
 
 
 def values(c: Content) -> list[str]:
-    out = [*c["labels"], *(fmt(v, c["unit"]) for v in c["values"])]
+    """The printed figures (the category names are what a user may name; the numbers are what must be read)."""
+    out = [fmt(v, c["unit"]) for v in c["values"]]
     out += [fmt(v, c["unit"]) for v in c["prev_values"] or []]
     return [v for v in out if len(v) >= 3]
 

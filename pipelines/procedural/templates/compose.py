@@ -8,16 +8,20 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from mmtsb.apps.setting.schema import BASE_SETTING_ROW
 from mmtsb.authoring.model import known_user
+from mmtsb.authoring.specs import update
+from mmtsb.eval.similarity import EXACT
 from pipelines.backends.base import GroupContext
 from pipelines.items import DraftRound, EntitySet, Outline, ScenarioDraft, SolutionStep
 from pipelines.procedural.families import ImageFamily
 from pipelines.procedural.templates.base import Material, Plan, ordinal
 from pipelines.procedural.templates.entities import (
-    DELETABLE, SEEDABLE, SENDABLE, Entity, Seed, create_specs, create_steps, delete_steps, find_steps, seed_row,
-    update_spec, update_steps,
+    DELETABLE, IDENTITY, LOOKUP_TOOLS, SEEDABLE, SENDABLE, UPDATABLE, Entity, Seed, create_specs, create_steps,
+    delete_steps, find_steps, seed_row, update_spec, update_steps,
 )
 from pipelines.procedural.templates.rounds import deliveries, images_phrase, which
+from pipelines.procedural.templates.sinks import project_rows
 
 __all__ = ["FRIENDS", "USERS", "compose", "material_of", "stale_seed"]
 
@@ -37,11 +41,14 @@ def material_of(outline: Outline, ctx: GroupContext, family: ImageFamily) -> Mat
     items = [(k + 1, by_id[i].truth["content"]) for k, i in enumerate(outline.image_ids)]
     rng = random.Random(outline.seed)
     user = known_user(sorted(USERS)[outline.seed % len(USERS)])
-    return Material(items, family, rng, user, rng.choice([f for f in FRIENDS if f[0] != user.id]))
+    sink, *modifiers = (outline.variant or "").split("+")
+    return Material(items, family, rng, user, rng.choice([f for f in FRIENDS if f[0] != user.id]), sink,
+                    tuple(modifiers))
 
 
-def stale_seed(e: Entity) -> tuple[Seed, str]:
-    """An out-of-date version of ``e`` to seed (state mutation) and the user's words about it."""
+def stale_seed(e: Entity, find_index: int = 0) -> tuple[Seed, str]:
+    """An out-of-date version of ``e`` to seed (state mutation) and the user's words about it; ``find_index``
+    is its place among the tasks already in its project."""
     f = e.fields
     if e.kind == "note":
         return (Seed("note", {"title": f["title"], "content": "(to be filled in)"}, 3300, e.key, f["title"]),
@@ -62,6 +69,20 @@ def stale_seed(e: Entity) -> tuple[Seed, str]:
         return (Seed("contact", old, 260, e.key, f"{f['first']} {f['last']}"),
                 f"{e.label[0].upper() + e.label[1:]} is already in my contacts with old details; update that contact "
                 "rather than adding a new one.")
+    if e.kind == "task":
+        title = "To-do from the mail"
+        old = {**f, "title": title, "due": None, "priority": "low", "description": None}
+        return (Seed("task", old, 6400, e.key, title, find_index),
+                f"I already added a placeholder to-do '{title}' in my '{f['project']}' project; turn it into "
+                f"{e.label} instead of adding a new one.")
+    if e.kind == "wish":
+        return (Seed("wish", {**f, "quantity": f["quantity"] + 2}, 640, e.key, f["query"]),
+                f"{e.label[0].upper() + e.label[1:]} may already be on my wish list with the wrong quantity; fix that "
+                "entry rather than adding it again.")
+    if e.kind == "file":
+        return (Seed("file", {**f, "content": "(to be filled in)"}, 25900, e.key, f["path"]),
+                f"I already started the file {f['path'].removeprefix('~/documents/')} in my documents folder; "
+                "update it instead of making a new one.")
     raise ValueError(f"a {e.kind} cannot be seeded")
 
 
@@ -85,9 +106,8 @@ class _World:
 
     def _emit(self, r: _Round, steps: list[SolutionStep]) -> None:
         for s in steps:
-            if s.save_as and s.save_as in self.saved and s.tool in ("search_calendars", "contacts_search_contacts",
-                                                                    "search_calendar_events"):
-                continue  # a shared lookup already made (the Personal calendar, a contact's email)
+            if s.save_as and s.save_as in self.saved and s.tool in LOOKUP_TOOLS:
+                continue  # a shared lookup already made (the Personal calendar, a contact's email, a project)
             if s.save_as:
                 self.saved.add(s.save_as)
             r.steps.append(s)
@@ -101,6 +121,10 @@ class _World:
                 continue
             if old is not None and e.kind in SENDABLE:
                 raise ValueError(f"{e.key}: a sent {e.kind} cannot change")
+            if old is not None and (e.kind not in UPDATABLE or any(
+                    old.fields.get(f) != e.fields.get(f) for f in IDENTITY.get(e.kind, ()))):
+                self.drop(r, e.key)  # not changeable in place: replace it
+                old = None
             if old is None:
                 for tool, args, save in e.lookups:
                     self._emit(r, [SolutionStep(tool=tool, arguments=dict(args), save_as=save)])
@@ -115,9 +139,10 @@ class _World:
                 self._emit(r, steps)
                 if ref:
                     self.refs[e.key] = ref
-                r.reply.append(f"I {'sent' if e.kind in SENDABLE else 'created'} {e.label}.")
+                verb = "checked" if e.kind == "look" else "sent" if e.kind in SENDABLE else "created"
+                r.reply.append(f"I {verb} {e.label}.")
             else:
-                self._emit(r, update_steps(e, self.refs[e.key]))
+                self._emit(r, update_steps(e, self.refs[e.key], old))
                 r.reply.append(f"I updated {e.label}.")
             self.live[e.key] = e
         for key in [k for k in self.live if k not in keys and k not in self.seeds and self.live[k].kind in DELETABLE]:
@@ -133,7 +158,13 @@ class _World:
         return {"note": lambda: f"'{f['title']}': {f.get('content', '')}",
                 "event": lambda: f"'{f['title']}' from {f['start']} to {f['end']}",
                 "reminder": lambda: f"'{f['content']}' at {f['when']}",
-                "contact": lambda: f"{f['first']} {f['last']}, {f['email']}, {f['phone']}"}.get(e.kind, lambda: "")()
+                "contact": lambda: f"{f['first']} {f['last']}, {f['email']}, {f['phone']}",
+                "task": lambda: f"'{f['title']}'" + (f", due {f['due']}" if f.get("due") else "")
+                                + f", {f['priority']} priority",
+                "alarm": lambda: f"{f['time']} '{f['label']}'", "file": lambda: f"{f['path']}: {f['content']}",
+                "cart": lambda: f"{f['quantity']} x {f['query']}", "wish": lambda: f"{f['quantity']} x {f['query']}",
+                "playlist": lambda: f"'{f['title']}' with " + ", ".join(t for t, _ in f["songs"]),
+                "like": lambda: f"'{f['query']}'", "follow": lambda: f"{f['query']}"}.get(e.kind, lambda: "")()
 
 
 def _read_back(e: Entity, ref: str | None) -> list[SolutionStep]:
@@ -147,6 +178,13 @@ def _read_back(e: Entity, ref: str | None) -> list[SolutionStep]:
         return [SolutionStep(tool="search_reminder", arguments={"content": f["content"]})]
     if e.kind == "contact":
         return [SolutionStep(tool="contacts_search_contacts", arguments={"query": f"{f['first']} {f['last']}"})]
+    simple = {"task": ("todoist_show_task", {"task_id": ref}), "alarm": ("alarms_show_alarm", {"alarm_id": ref}),
+              "file": ("file_system_show_file", {"file_path": f.get("path")}), "cart": ("amazon_show_cart", {}),
+              "wish": ("amazon_show_wish_list", {}), "playlist": ("spotify_show_playlist", {"playlist_id": ref}),
+              "like": ("spotify_show_liked_songs", {}), "follow": ("spotify_show_following_artists", {})}
+    if e.kind in simple and (ref or e.kind in ("file", "cart", "wish", "like", "follow")):
+        tool, args = simple[e.kind]
+        return [SolutionStep(tool=tool, arguments=dict(args))]
     return []
 
 
@@ -162,7 +200,7 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
         final = [e for e in plan.goal.outcome(m.items, True) if e.kind in SEEDABLE and e.key not in seeds]
         if not final:
             raise ValueError("state_mutation needs an entity that can be seeded")
-        seed, mutation_text = stale_seed(final[0])
+        seed, mutation_text = stale_seed(final[0], sum(1 for x in plan.seeds if x.kind == "task"))
         seeds[seed.key] = seed
         criteria_extra.append(f"The existing {seed.kind} ('{seed.find_text}') must be updated, not duplicated.")
     world = _World(seeds)
@@ -171,7 +209,7 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
     for i, r in enumerate(rounds):
         is_last = i == len(rounds) - 1
         if outline.challenge == "goal_change" and pivot_at is None and first_effect is not None and i > first_effect:
-            pivot_at, old = i, [e for e in world.live.values() if e.key not in world.seeds]
+            pivot_at, old = i, [e for e in world.live.values() if e.key not in world.seeds and e.kind in DELETABLE]
             r.query.append(f"Change of plan: forget my first request and delete what you made for it. Instead, "
                            f"{plan.pivot.ask}.")
             r.instructions.append(f"Change your mind: ask the assistant to delete everything it made for your first "
@@ -217,7 +255,7 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
                 r.instructions.append(mutation_text.replace("I ", "you ").replace("my ", "your "))
                 mutation_said = True
             world.apply(r, target)
-            if first_effect is None and any(k not in world.seeds for k in world.live):
+            if first_effect is None and any(k not in world.seeds and e.kind in DELETABLE for k, e in world.live.items()):
                 first_effect = i
         elif i > 0 and pivot_at != i:
             _follow_up(r, world, goal, m, plan, delivered == n, outline, criteria_extra, pivot_at)
@@ -230,7 +268,26 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
             r.query.append("Anything else I should know about what you just did?")
     if outline.challenge == "goal_change" and pivot_at is None:
         raise ValueError("goal_change: no round after the first results to change the goal in")
+    if "offline" in m.modifiers:
+        _go_online(rounds[0], criteria_extra)
     return _finish(m, plan, rounds, world, goal, criteria_extra, pivot_at)
+
+
+#: the device's starting state under the ``offline`` modifier: airplane mode (Wi-Fi and mobile data off)
+OFFLINE_SETTING = {**BASE_SETTING_ROW, "wifi": False, "cellular": False}
+
+
+def _go_online(r: _Round, criteria_extra: list[str]) -> None:
+    """The ``offline`` modifier: the phone starts in airplane mode; the user says so first and the solution
+    switches Wi-Fi back on before anything else."""
+    r.query.insert(0, "My phone is still in airplane mode from my flight (Wi-Fi and mobile data are off), so "
+                      "switch the Wi-Fi back on first.")
+    r.instructions.insert(0, "Mention first that your phone is still in airplane mode from your flight and ask the "
+                             "assistant to switch the Wi-Fi back on.")
+    r.steps.insert(0, SolutionStep(tool="set_wifi_status", arguments={"on": True}))
+    r.reply.insert(0, "I switched Wi-Fi back on.")
+    criteria_extra.append("Wi-Fi must be switched back on (the phone started in airplane mode); mobile data may "
+                          "stay off.")
 
 
 def _follow_up(r: _Round, world: _World, goal: Any, m: Material, plan: Plan, all_in: bool, outline: Outline,
@@ -252,7 +309,7 @@ def _follow_up(r: _Round, world: _World, goal: Any, m: Material, plan: Plan, all
         criteria_extra.append(f"An email with the subject '{subject}' must be sent to {first} {last} saying: "
                               f"{goal.share(m.items)}")
         return
-    main = next((e for e in world.live.values() if e.kind not in SENDABLE), None)
+    main = next((e for e in world.live.values() if e.kind not in SENDABLE and e.kind != "look"), None)
     if main is None or "checked" in world.saved:
         r.query.append("Thanks. Is everything from the images taken care of?")
         r.instructions.append("Ask whether everything is taken care of.")
@@ -274,10 +331,18 @@ def _finish(m: Material, plan: Plan, rounds: list[_Round], world: _World, goal: 
     if not specs:
         raise ValueError("the outcome is empty: nothing for the agent to do")
     appworld: dict[str, list[dict[str, Any]]] = {k: [dict(r) for r in v] for k, v in plan.rows.items()}
+    projects = [e.fields["project"] for e in [*world.live.values(), *world.seeds.values()] if e.kind == "task"]
+    for key, rows in project_rows(projects, uid).items():
+        have = {r["id"] for r in appworld.get(key, [])}
+        appworld.setdefault(key, []).extend(r for r in rows if r["id"] not in have)
     agentsandbox: dict[str, list[dict[str, Any]]] = {}
     for seed in [*plan.seeds, *(s for s in world.seeds.values() if s not in plan.seeds)]:
-        where, key, row = seed_row(seed, uid)
+        where, key, row = seed_row(seed, uid, m.user.first)
         (appworld if where == "appworld" else agentsandbox).setdefault(key, []).append(row)
+    if "offline" in m.modifiers:
+        agentsandbox["setting"] = [dict(OFFLINE_SETTING)]
+        specs.append(update("SETTING", OFFLINE_SETTING["device_id"], {"wifi": True}, {"wifi": EXACT},
+                            id_column="device_id", source="agentsandbox"))
     criteria = goal.criteria(m.items)
     if pivot_at is not None:
         criteria += (f" The user first asked to {plan.goal.ask}, then changed their mind in round {pivot_at + 1}: "
