@@ -140,6 +140,11 @@ class EntitySet(_Strict):
     entity_diff_specs: list[dict[str, Any]]
     solution: list[list[SolutionStep]]  # the steps of each round, one list per round
     replies: list[str]  # the oracle's closing reply of each round
+    # UI twins: per round, the part after the user's pick on a screen (the reference solution's ``after_user``,
+    # or None); what the scripted user picks (``metadata.ui_interactions``); the criteria's UI requirements
+    after_user: list[dict[str, Any] | None] = Field(default_factory=list)
+    ui_interactions: list[dict[str, Any]] = Field(default_factory=list)
+    ui_requirements: list[str] = Field(default_factory=list)
 
 
 class CriterionVerdict(_Strict):

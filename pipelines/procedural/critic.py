@@ -53,7 +53,14 @@ def user_texts(scenario: Scenario) -> list[str]:
     return [m.get("content", "") for m in scenario.get("messages", []) if m.get("sender") in ("SYSTEM", "USER")]
 
 
+def _text_twin(outline: Outline) -> bool:
+    """A text twin hands the images' content over in words, by design."""
+    return "text" in outline.variant.split("+")[1:]
+
+
 def _multimodal_necessity(scenario: Scenario, ctx: GroupContext, outline: Outline) -> tuple[bool, str]:
+    if _text_twin(outline):
+        return True, "a text twin: the content is handed over in words by design (its image twin is checked)"
     found = leaks("\n".join(user_texts(scenario)), image_values(ctx))
     return (not found, f"the user's script states image values: {found}" if found else "no image value in the script")
 
@@ -62,6 +69,9 @@ def _visual_realism(scenario: Scenario, ctx: GroupContext, outline: Outline) -> 
     bad = [f for f, _ in _truths(ctx) if f not in FAMILIES or not FAMILIES[f].actionable]
     if len(_truths(ctx)) != len(ctx.images) or bad:
         return False, f"images without truth or from non-actionable families: {bad}"
+    if _text_twin(outline):
+        ok = not scenario.get("image_paths")
+        return ok, "a text twin: no image, the content is typed out" if ok else "a text twin carries images"
     if len(scenario.get("image_paths", [])) != len(outline.image_ids):
         return False, "the file's images are not the outline's"
     return True, "every image drawn by an actionable family"
@@ -104,6 +114,9 @@ def _step_integrity(scenario: Scenario, ctx: GroupContext, outline: Outline) -> 
     script = parse_user_script(scenario["messages"][0]["content"])
     rounds = script.rounds
     given = [k for r in rounds for k in r.provide_image_ids]
+    if _text_twin(outline):
+        ok = not given and 2 <= len(rounds) <= 5 and all(r.query.strip() for r in rounds)
+        return ok, f"{len(rounds)} rounds, the content typed out" if ok else "a text twin must deliver no image"
     if sorted(given) != list(range(len(scenario.get("image_paths", [])))):
         return False, f"images delivered {given}, not each exactly once"
     if not 2 <= len(rounds) <= 5 or any(not r.query.strip() for r in rounds):

@@ -35,9 +35,13 @@ APP_DOMAINS = ("alarms", "amazon", "contacts", "file_system", "gmail", "messages
                "spotify", "supervisor", "todoist", "venmo", "calendar", "reminder", "setting")
 IMAGE_CATEGORIES = ("Natural (text-rich)", "Natural (less text)", "Docs/Charts/Tables", "UI")
 #: scenarios each domain should reach while designing (the gate is 10)
-DOMAIN_TARGET = 13
+DOMAIN_TARGET = 14
 #: every this-many slots one starts with the phone in airplane mode (the setting domain)
 OFFLINE_EVERY = 22
+#: sinks whose choice a UI twin can put on a screen (who gets it, which project), and how many slots should have
+#: one so the UI set can pick its twins over every flow
+PICKER_SINKS = frozenset({"email", "email_phone", "text", "task"})
+PICKER_TARGET = 96
 #: content kinds whose images are sampled as a coherent series rather than one by one
 GROUP_SAMPLERS = {"metric": sample_group}
 
@@ -161,6 +165,7 @@ class _Designer:
         self.kinds: Counter[str] = Counter()
         self.families: Counter[str] = Counter()
         self.seen: set[str] = set()
+        self.pickers = 0
 
     def candidates(self, flow: str, challenge: str, category: str) -> list[tuple[str, str, str]]:
         """(kind, family, sink) combinations that can build the slot, best first for the set's balance."""
@@ -177,7 +182,8 @@ class _Designer:
                         continue
                     doms = domains_of_tools(list(recipe.tools_for(sink)))
                     need = sum(max(0, DOMAIN_TARGET - self.domains[d]) for d in doms)
-                    score = (need / DOMAIN_TARGET - 0.35 * self.kinds[kind] / max(1, self.n / 8)
+                    picker = 0.3 if sink in PICKER_SINKS and self.pickers < PICKER_TARGET * self.n / 320 else 0.0
+                    score = (need / DOMAIN_TARGET + picker - 0.35 * self.kinds[kind] / max(1, self.n / 8)
                              - 0.25 * self.families[fam.name] / max(1, self.n / len(KNOB_FAMILIES))
                              + self.rng.random() * 0.3)
                     out.append((score, kind, fam.name, sink))
@@ -214,6 +220,7 @@ class _Designer:
                     self.categories[category] += 1
                     self.kinds[kind] += 1
                     self.families[family] += 1
+                    self.pickers += sink in PICKER_SINKS
                     return Slot(**{**slot.to_dict(), "domains": doms})
         return None
 
@@ -242,3 +249,46 @@ def design(name: str, n: int, seed: int) -> tuple[Slot, ...]:
             raise ValueError(f"{name}: no recipe builds slot {i + 1} ({flows[i]}); add recipes for it")
         slots.append(made)
     return tuple(slots)
+
+
+#: the variants of a designed set and the suffix of their names
+VARIANTS = {"nominal": "", "hard": "_hard", "text": "_text", "ui": "_ui"}
+
+
+def ui_convertible(slot: Slot) -> bool:
+    """Whether a slot has a choice a UI twin can put on a screen: which image wins a comparison, who gets the
+    result (an email or a text), or which project a to-do goes to."""
+    sink = slot.variant.split("+")[0]
+    return slot.flow == "compare" or sink in ("email", "email_phone", "text", "task")
+
+
+@functools.cache
+def variant_slots(base: str, n: int, seed: int, variant: str, n_ui: int = 64) -> tuple[Slot, ...]:
+    """The slots of ``variant`` of the design ``base``: renamed twins (``<base>_hard_0007`` twins
+    ``<base>_0007``); text twins carry the ``text`` modifier; UI twins the ``ui`` modifier, for ``n_ui`` slots
+    with a choice, dealt round-robin over the flows so the UI set covers them all."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown design variant {variant!r}; known: {sorted(VARIANTS)}")
+    slots = design(base, n, seed)
+
+    def twin(s: Slot, modifier: str = "") -> Slot:
+        return Slot(**{**s.to_dict(), "name": f"{base}{VARIANTS[variant]}_{s.index:04d}",
+                       "variant": s.variant + (f"+{modifier}" if modifier else "")})
+
+    if variant in ("nominal", "hard"):
+        return tuple(twin(s) for s in slots)
+    if variant == "text":
+        return tuple(twin(s, "text") for s in slots)
+    by_flow: dict[str, list[Slot]] = {f: [] for f in FLOWS}
+    for s in slots:
+        if ui_convertible(s):
+            by_flow[s.flow].append(s)
+    picked: list[Slot] = []
+    while len(picked) < n_ui and any(by_flow.values()):
+        for f in FLOWS:
+            while by_flow[f] and len(picked) < n_ui:
+                candidate = twin(by_flow[f].pop(0), "ui")
+                if _try_build(candidate) is not None:
+                    picked.append(candidate)
+                    break
+    return tuple(sorted(picked, key=lambda s: s.index))

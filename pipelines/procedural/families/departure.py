@@ -58,7 +58,7 @@ def _sign(c: Content, style_seed: int, knobs) -> bytes:
     cv.text(60, 250, st.choice(["ON TIME", "BOARDING SOON", "PLEASE STAND BEHIND THE LINE"]), 18, amber, "mono")
     for x in (120, w - 120):
         cv.rect((x - 6, h - 60, x + 6, h), fill=(120, 120, 126))
-    return done(cv, knobs, st, photo=True, tilt=5, perspective=0.07, lighting=0.5, noise=2, max_side=900)
+    return done(cv, knobs, st, photo=True, tilt=5, perspective=0.07, lighting=0.5, noise=0.7, max_side=800)
 
 
 def _pass(c: Content, style_seed: int, knobs) -> bytes:
@@ -81,7 +81,7 @@ def _pass(c: Content, style_seed: int, knobs) -> bytes:
     cv.text(24, h - 40, f"Fare paid  \u00b7  ref {st.randint(100000, 999999)}", 12, GREY, "mono")
     photo = st.random() < 0.5
     return done(cv, knobs, st, photo=photo, tilt=7 if photo else 0, perspective=0.04 if photo else 0,
-                lighting=0.3 if photo else 0, noise=2 if photo else 0, keep=[(0, 0, w, h)])
+                lighting=0.3 if photo else 0, noise=0.7 if photo else 0, keep=[(0, 0, w, h)])
 
 
 def _trip_screen(c: Content, style_seed: int, knobs) -> bytes:
@@ -95,7 +95,7 @@ def _trip_screen(c: Content, style_seed: int, knobs) -> bytes:
                            ("Departs", f"Platform {c['platform']}", clock_time(c["time"])),
                            ("Arrives", c["destination"], clock_time(arrive)),
                            ("Ticket", "Mobile ticket active", st.choice(["$3.25", "$5.50", "$9.00"]))], size=13)
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _map(c: Content, style_seed: int, knobs) -> bytes:
@@ -123,7 +123,7 @@ def _map(c: Content, style_seed: int, knobs) -> bytes:
     cv.text(x - 200, y + 30, f"{c['line']} \u2192 {c['destination']}", 14, INK, "sans_bold")
     cv.text(x - 200, y + 54, f"{short_date(c['date'])}, departs {clock_time(c['time'])}", 13, INK, "sans")
     cv.text(x - 200, y + 78, f"Platform {c['platform']}", 13, GREY, "sans")
-    return done(cv, knobs, st, lighting=0.2, perspective=0.02, max_side=900)
+    return done(cv, knobs, st, lighting=0.2, perspective=0.02, max_side=800)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

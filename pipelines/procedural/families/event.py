@@ -46,7 +46,7 @@ def _wall_poster(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.center(y, c["venue"], 20, GREY, "sans")
     cv.rect((w / 2 - 70, h - 90, w / 2 + 70, h - 46), fill=accent, radius=10)
     cv.center(h - 82, c["price"], 20, (255, 255, 255), "sans_bold")
-    return done(cv, knobs, st, photo=True, tilt=7, perspective=0.06, lighting=0.4, noise=3.5, max_side=820)
+    return done(cv, knobs, st, photo=True, tilt=7, perspective=0.06, lighting=0.4, noise=1.22, max_side=800)
 
 
 def _ticket(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -77,7 +77,7 @@ def _ticket(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.text(w - 24, h - 34, f"Seat {st.choice('ABCDEFGH')}{st.randint(1, 30)}", 14, GREY, "mono", anchor="ra")
     photo = st.random() < 0.5
     return done(cv, knobs, st, photo=photo, tilt=8 if photo else 0, perspective=0.04 if photo else 0,
-                lighting=0.3 if photo else 0, noise=2 if photo else 0, keep=[(0, 0, w, h)])
+                lighting=0.3 if photo else 0, noise=0.7 if photo else 0, keep=[(0, 0, w, h)])
 
 
 def _invite(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -89,7 +89,7 @@ def _invite(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     phone_rows(cv, y, [("When", f"{long_date(c['date'])}, {d.year}", ""), ("Time", _when(c), ""),
                        ("Where", c["venue"], ""), ("Tickets", c["price"], ""),
                        ("Going?", "Yes  /  Maybe  /  No", "")], size=13)
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _sticky(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -104,7 +104,7 @@ def _sticky(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     for line in lines:
         hand_line(cv, 34, y, line, size, ink, st, face)
         y += cv.line_height(size, 1.45)
-    return done(cv, knobs, st, photo=True, tilt=8, perspective=0.03, lighting=0.25, noise=2.5, max_side=700)
+    return done(cv, knobs, st, photo=True, tilt=8, perspective=0.03, lighting=0.25, noise=0.88, max_side=700)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

@@ -55,7 +55,7 @@ def _till(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.center(y, st.choice(["THANK YOU", "Thanks for visiting", "Have a nice day"]), size - 3, GREY, face)
     photo = st.random() < 0.5
     return done(cv, knobs, st, photo=photo, tilt=6 if photo else 0, perspective=0.04 if photo else 0,
-                lighting=0.3 if photo else 0, noise=3 if photo else 0, crop_to=y + lh * 2, max_side=900,
+                lighting=0.3 if photo else 0, noise=1.05 if photo else 0, crop_to=y + lh * 2, max_side=800,
                 keep=[(0, 0, width, y + lh * 2)] if not photo else None)
 
 
@@ -101,7 +101,7 @@ def _invoice(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     y = cv.wrapped(40, y, st.choice(["Thank you for your business.", "Questions about this invoice? Reply to the "
                                      "email it came with.", "Please keep this invoice for your records."]),
                    w - 80, 12, GREY, face)
-    return done(cv, knobs, st, crop_to=y + 30, keep=[(0, 0, w, y + 30)])
+    return done(cv, knobs, st, max_side=720, crop_to=y + 30, keep=[(0, 0, w, y + 30)])
 
 
 def _slip(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -128,7 +128,7 @@ def _slip(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     y += step
     photo = st.random() < 0.6
     return done(cv, knobs, st, photo=photo, tilt=5 if photo else 0, perspective=0.03 if photo else 0,
-                lighting=0.25 if photo else 0, noise=2.5 if photo else 0, max_side=800,
+                lighting=0.25 if photo else 0, noise=0.88 if photo else 0, max_side=720,
                 keep=[(0, 0, cv.width, y + step)])
 
 
@@ -142,7 +142,7 @@ def _order_screen(c: Content, style_seed: int, knobs: Knobs) -> bytes:
                            for it in c["items"]], size=12)
     phone_rows(cv, y, [("Subtotal", f"Tax {c['tax_rate']:g}%: {c['tax']:.2f}", f"{c['subtotal']:.2f}"),
                        ("Total charged", c["address"], money(c["total"]))], size=13)
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

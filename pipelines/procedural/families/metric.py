@@ -102,7 +102,7 @@ def _chart(c: Content, style_seed: int, knobs) -> bytes:
         kind = "bar"
     img = chart_image(kind, c["title"], c["labels"], _series(c), c["unit"], knobs, st,
                       subtitle="" if c["prev_values"] else c["period"])
-    return encode(finish(img, knobs, st, max_side=820), knobs)
+    return encode(finish(img, knobs, st, max_side=800), knobs)
 
 
 def _rows(c: Content) -> tuple[list[str], list[list[str]]]:
@@ -135,7 +135,7 @@ def _report_table(c: Content, style_seed: int, knobs) -> bytes:
     widths = [240, 180, 180][:len(head)]
     cv.text(50, y, f"Table {st.randint(1, 9)}. {c['title']}", 13, accent, face)
     y = table(cv, 50, y + 28, widths, head, rows, size=14, align=["l", "r", "r"][:len(head)], face="sans")
-    return done(cv, knobs, st, crop_to=y + 40, max_side=900)
+    return done(cv, knobs, st, crop_to=y + 40, max_side=720)
 
 
 def _infographic(c: Content, style_seed: int, knobs) -> bytes:
@@ -158,7 +158,7 @@ def _infographic(c: Content, style_seed: int, knobs) -> bytes:
         cv.text(x + 20, y + 96, fmt(v, c["unit"]), 40, accent, "sans_bold")
         if c["prev_values"]:
             cv.text(x + 20, y + 152, f"{c['prev_period']}: {fmt(c['prev_values'][i], c['unit'])}", 13, GREY, "sans")
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _dashboard(c: Content, style_seed: int, knobs) -> bytes:
@@ -177,7 +177,7 @@ def _dashboard(c: Content, style_seed: int, knobs) -> bytes:
     y += 90
     head, rows = _rows(c)
     table(cv, x, y, [260, 150, 150][:len(head)], head, rows, size=11, align=["l", "r", "r"][:len(head)])
-    return done(cv, knobs, st, max_side=1040)
+    return done(cv, knobs, st, max_side=960)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

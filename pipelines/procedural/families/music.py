@@ -70,7 +70,7 @@ def _gig_poster(c: Content, style_seed: int, knobs) -> bytes:
     cv.center(y, f"\u201c{c['song']}\u201d", 24, (255, 255, 255), "sans")
     cv.center(h - 80, st.choice(["The Crocodile", "Neumos", "The Showbox", "Tractor Tavern"]), 18,
               (230, 230, 230), "sans")
-    return done(cv, knobs, st, photo=True, tilt=6, perspective=0.06, lighting=0.45, noise=2, max_side=800)
+    return done(cv, knobs, st, photo=True, tilt=6, perspective=0.06, lighting=0.45, noise=0.7, max_side=800)
 
 
 def _sleeve(c: Content, style_seed: int, knobs) -> bytes:
@@ -93,7 +93,7 @@ def _sleeve(c: Content, style_seed: int, knobs) -> bytes:
     cv.rect((x0 + size - 190, y0 + size - 70, x0 + size - 14, y0 + size - 16), fill=(255, 230, 90), radius=6)
     cv.text(x0 + size - 182, y0 + size - 64, "incl. the single", 10, INK, "sans")
     cv.text(x0 + size - 182, y0 + size - 48, c["song"], 12, INK, "sans_bold")
-    return done(cv, knobs, st, lighting=0.5, noise=1.5, perspective=0.03, max_side=900)
+    return done(cv, knobs, st, lighting=0.5, noise=0.52, perspective=0.03, max_side=800)
 
 
 def _now_playing(c: Content, style_seed: int, knobs) -> bytes:
@@ -117,7 +117,7 @@ def _now_playing(c: Content, style_seed: int, knobs) -> bytes:
     y += 12
     cv.text(30, y, minutes(int(c["duration"] * frac)), 11, GREY, "sans")
     cv.text(360, y, minutes(c["duration"]), 11, GREY, "sans", anchor="ra")
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

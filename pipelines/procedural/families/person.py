@@ -43,7 +43,7 @@ def _card(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.text(44, 170, c["title"], 18, GREY, face)
     cv.text(44, 226, c["email"], 17, INK, "sans")
     cv.text(44, 256, c["phone"], 17, INK, "sans")
-    return done(cv, knobs, st, photo=True, tilt=9, perspective=0.05, lighting=0.3, noise=2.5, max_side=820)
+    return done(cv, knobs, st, photo=True, tilt=9, perspective=0.05, lighting=0.3, noise=0.88, max_side=800)
 
 
 def _badge(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -63,7 +63,7 @@ def _badge(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.hline(400, 40, w - 40, (210, 210, 215))
     cv.center(430, c["email"], 14, INK, "sans")
     cv.center(458, c["phone"], 14, INK, "sans")
-    return done(cv, knobs, st, photo=True, tilt=6, perspective=0.07, lighting=0.45, noise=4, max_side=760)
+    return done(cv, knobs, st, photo=True, tilt=6, perspective=0.07, lighting=0.45, noise=1.4, max_side=760)
 
 
 def _letter(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -87,7 +87,7 @@ def _letter(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     for line in (c["title"], c["company"], c["email"], c["phone"]):
         cv.text(60, y, line, 14, GREY, face)
         y += cv.line_height(14, 1.5)
-    return done(cv, knobs, st, crop_to=y + 40, keep=[(0, 0, w, y + 40)], max_side=900)
+    return done(cv, knobs, st, crop_to=y + 40, keep=[(0, 0, w, y + 40)], max_side=720)
 
 
 def _profile(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -103,7 +103,7 @@ def _profile(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     y += 32
     phone_rows(cv, y, [("Email", c["email"], ""), ("Mobile", c["phone"], ""), ("Company", c["company"], ""),
                        ("Connections", f"{st.randint(40, 480)} mutual", "")], size=13)
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

@@ -68,7 +68,7 @@ def _label(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.center(y, c["size"], 24, GREY, "sans")
     cv.draw.ellipse((w - 170, h - 150, w - 20, h - 20), fill=(230, 40, 40))
     cv.text(w - 95, h - 102, money(c["price"]), 26, (255, 255, 255), "sans_bold", anchor="ma")
-    return done(cv, knobs, st, photo=True, tilt=6, perspective=0.08, lighting=0.5, noise=4, max_side=760)
+    return done(cv, knobs, st, photo=True, tilt=6, perspective=0.08, lighting=0.5, noise=1.4, max_side=760)
 
 
 def _shelf(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -102,7 +102,7 @@ def _shelf(c: Content, style_seed: int, knobs: Knobs) -> bytes:
             cv.rect((x, 552, x + 150, 598), fill=(250, 250, 246), outline=(170, 170, 170))
             for k in range(9):
                 cv.rect((x + 10 + k * 9, 562, x + 13 + k * 9 + st.choice([0, 2]), 588), fill=(60, 60, 60))
-    return done(cv, knobs, st, lighting=0.45, noise=1.5, perspective=0.02, max_side=900)
+    return done(cv, knobs, st, lighting=0.45, noise=0.52, perspective=0.02, max_side=800)
 
 
 def _window(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -123,7 +123,7 @@ def _window(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     cv.center(280, c["product"], 24, INK, "sans", 260, 600)
     cv.center(318, c["size"], 20, GREY, "sans", 260, 600)
     cv.center(370, money(c["price"]), 44, (200, 30, 30), "sans_bold", 260, 600)
-    return done(cv, knobs, st, photo=True, tilt=4, perspective=0.06, lighting=0.4, noise=4, max_side=900)
+    return done(cv, knobs, st, photo=True, tilt=4, perspective=0.06, lighting=0.4, noise=1.4, max_side=800)
 
 
 def _shop_screen(c: Content, style_seed: int, knobs: Knobs) -> bytes:
@@ -138,7 +138,7 @@ def _shop_screen(c: Content, style_seed: int, knobs: Knobs) -> bytes:
                            ("Delivery", f"in {st.randint(2, 6)} days", "")], size=13)
     cv.rect((20, y + 6, 370, y + 50), fill=accent, radius=22)
     cv.center(y + 18, "Add to cart", 15, (255, 255, 255), "sans_bold")
-    return done(cv, knobs, st, max_side=900)
+    return done(cv, knobs, st, max_side=800)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

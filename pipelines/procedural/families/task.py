@@ -71,7 +71,7 @@ def _letter(c: Content, style_seed: int, knobs) -> bytes:
     y += 130
     cv.text(60, y, "Thank you,", 15, INK, face)
     cv.text(60, y + 30, c["org"], 15, INK, face)
-    return done(cv, knobs, st, crop_to=y + 80, max_side=900)
+    return done(cv, knobs, st, crop_to=y + 80, max_side=720)
 
 
 def _form(c: Content, style_seed: int, knobs) -> bytes:
@@ -97,7 +97,7 @@ def _form(c: Content, style_seed: int, knobs) -> bytes:
             cv.draw.line((42, y + 9, 48, y + 16, 57, y + 2), fill=INK, width=3)
         cv.text(66, y, label, 13, INK, "sans")
         y += 30
-    return done(cv, knobs, st, crop_to=y + 30, max_side=900)
+    return done(cv, knobs, st, crop_to=y + 30, max_side=720)
 
 
 def _newsletter(c: Content, style_seed: int, knobs) -> bytes:
@@ -129,7 +129,7 @@ def _newsletter(c: Content, style_seed: int, knobs) -> bytes:
     yy = cv.wrapped(x + 6, y + 36, c["title"], col - 12, 15, INK, "sans_bold", 1.3)
     cv.text(x + 6, yy + 6, f"Due {_due(c)}", 12, INK, "sans")
     cv.text(x + 6, yy + 28, f"Priority: {c['priority']}  \u00b7  {c['ref']}", 12, GREY, "sans")
-    return done(cv, knobs, st, crop_to=y + 180, max_side=900)
+    return done(cv, knobs, st, crop_to=y + 180, max_side=720)
 
 
 def _whiteboard(c: Content, style_seed: int, knobs) -> bytes:
@@ -148,7 +148,7 @@ def _whiteboard(c: Content, style_seed: int, knobs) -> bytes:
               face)
     y += cv.line_height(24, 1.5)
     hand_line(cv, 90, y, f"ref {c['ref']} - {c['org']}", 20, ink, st, face)
-    return done(cv, knobs, st, photo=True, tilt=4, perspective=0.05, lighting=0.35, noise=2, max_side=800)
+    return done(cv, knobs, st, photo=True, tilt=4, perspective=0.05, lighting=0.35, noise=0.7, max_side=800)
 
 
 def _mail(c: Content, style_seed: int, knobs) -> bytes:
@@ -164,7 +164,7 @@ def _mail(c: Content, style_seed: int, knobs) -> bytes:
                    f"The deadline is {_due(c)}.", 780, 12, INK, "sans", 1.5) + 10
     cv.wrapped(x, y, "You can reply to this message if you have questions. This mailbox is monitored on weekdays.",
                780, 12, INK, "sans", 1.5)
-    return done(cv, knobs, st, max_side=1040)
+    return done(cv, knobs, st, max_side=960)
 
 
 def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:

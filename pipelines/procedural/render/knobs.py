@@ -50,7 +50,7 @@ class Knobs:
 
 
 #: the nominal sets: clean renders, moderate JPEG
-NOMINAL = Knobs(jpeg_quality=80)
+NOMINAL = Knobs(jpeg_quality=70)
 #: the hard set: smaller, fainter, blurred, tilted, cluttered, lower resolution and quality
 HARD = Knobs(text_scale=0.8, contrast=0.6, blur=0.9, jpeg_quality=45, rotation=4.0, perspective=0.05, clutter=4,
              resolution=0.8, noise=7.0, lighting=0.35)

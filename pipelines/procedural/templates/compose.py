@@ -5,6 +5,7 @@ arrive, updated as more do), the reference solution that really reaches the expe
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +21,9 @@ from pipelines.procedural.templates.entities import (
     DELETABLE, IDENTITY, LOOKUP_TOOLS, SEEDABLE, SENDABLE, UPDATABLE, Entity, Seed, create_specs, create_steps,
     delete_steps, find_steps, seed_row, update_spec, update_steps,
 )
-from pipelines.procedural.templates.rounds import deliveries, images_phrase, which
+from pipelines.procedural.templates.rounds import count_word, deliveries, images_phrase, which
 from pipelines.procedural.templates.sinks import project_rows
+from pipelines.procedural.templates.ui_twin import UIPick, ui_pick
 
 __all__ = ["FRIENDS", "USERS", "compose", "material_of", "stale_seed"]
 
@@ -93,16 +95,25 @@ class _Round:
     instructions: list[str] = field(default_factory=list)
     steps: list[SolutionStep] = field(default_factory=list)
     reply: list[str] = field(default_factory=list)
+    ui: UIPick | None = None  # a UI twin's choice: what follows it runs after the user has picked
+    after_steps: list[SolutionStep] = field(default_factory=list)
+    after_reply: list[str] = field(default_factory=list)
+
+    def say(self, text: str) -> None:
+        (self.after_reply if self.ui else self.reply).append(text)
 
 
 class _World:
     """The running state of the reference solution: which entities exist, under which ``$`` reference."""
 
-    def __init__(self, seeds: dict[str, Seed]) -> None:
+    def __init__(self, seeds: dict[str, Seed], pick: Callable[[Entity], UIPick | None] | None = None) -> None:
         self.seeds = seeds
         self.live: dict[str, Entity] = {}
         self.refs: dict[str, str] = {}
         self.saved: set[str] = set()
+        self.made: list[Entity] = []  # every entity the solution created, deleted ones included
+        self.pick = pick  # a UI twin's choice for an entity about to be made (used once)
+        self.picked: UIPick | None = None
 
     def _emit(self, r: _Round, steps: list[SolutionStep]) -> None:
         for s in steps:
@@ -110,7 +121,23 @@ class _World:
                 continue  # a shared lookup already made (the Personal calendar, a contact's email, a project)
             if s.save_as:
                 self.saved.add(s.save_as)
-            r.steps.append(s)
+            (r.after_steps if r.ui else r.steps).append(s)
+
+    def _make(self, r: _Round, e: Entity) -> None:
+        """The lookups and steps creating ``e`` (behind a UI twin's screen, the first time one applies)."""
+        lookups = [SolutionStep(tool=tool, arguments=dict(args), save_as=save) for tool, args, save in e.lookups]
+        steps, ref = create_steps(e, e.key)
+        pick = self.pick(e) if self.pick is not None and self.picked is None and r.ui is None else None
+        if pick is not None:
+            self.picked = pick
+            self._emit(r, pick.before)
+            r.reply.append(pick.reply)
+            r.ui = pick
+            lookups, steps = pick.rewrite(lookups), pick.rewrite(steps)
+        self._emit(r, lookups)
+        self._emit(r, steps)
+        if ref:
+            self.refs[e.key] = ref
 
     def apply(self, r: _Round, target: list[Entity]) -> None:
         """Steps making the live entities equal ``target`` (create, find-and-update a seed, update, delete)."""
@@ -125,25 +152,22 @@ class _World:
                     old.fields.get(f) != e.fields.get(f) for f in IDENTITY.get(e.kind, ()))):
                 self.drop(r, e.key)  # not changeable in place: replace it
                 old = None
-            if old is None:
+            if old is None and e.key in self.seeds:
                 for tool, args, save in e.lookups:
                     self._emit(r, [SolutionStep(tool=tool, arguments=dict(args), save_as=save)])
-            if old is None and e.key in self.seeds:
                 steps, ref = find_steps(self.seeds[e.key], f"{e.key}_hits")
                 self._emit(r, steps)
                 self.refs[e.key] = ref
                 self._emit(r, update_steps(e, ref))
-                r.reply.append(f"I found and updated {e.label}.")
+                r.say(f"I found and updated {e.label}.")
             elif old is None:
-                steps, ref = create_steps(e, e.key)
-                self._emit(r, steps)
-                if ref:
-                    self.refs[e.key] = ref
+                self.made.append(e)
+                self._make(r, e)
                 verb = "checked" if e.kind == "look" else "sent" if e.kind in SENDABLE else "created"
-                r.reply.append(f"I {verb} {e.label}.")
+                r.say(f"I {verb} {e.label}.")
             else:
                 self._emit(r, update_steps(e, self.refs[e.key], old))
-                r.reply.append(f"I updated {e.label}.")
+                r.say(f"I updated {e.label}.")
             self.live[e.key] = e
         for key in [k for k in self.live if k not in keys and k not in self.seeds and self.live[k].kind in DELETABLE]:
             self.drop(r, key)
@@ -151,7 +175,7 @@ class _World:
     def drop(self, r: _Round, key: str) -> None:
         e = self.live.pop(key)
         self._emit(r, delete_steps(e.kind, self.refs.pop(key)))
-        r.reply.append(f"I deleted {e.label}.")
+        r.say(f"I deleted {e.label}.")
 
     def describe(self, e: Entity) -> str:
         f = e.fields
@@ -191,6 +215,7 @@ def _read_back(e: Entity, ref: str | None) -> list[SolutionStep]:
 def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, EntitySet]:
     """The draft and entity set of ``outline`` following ``plan``."""
     rng, noun, n = m.rng, m.family.noun, len(m.items)
+    text = "text" in m.modifiers
     plan_rounds = deliveries(n, outline.n_rounds, outline.arrival, rng)
     rounds = [_Round(list(p)) for p in plan_rounds]
     seeds = {s.key: s for s in plan.seeds if s.key}
@@ -203,7 +228,7 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
         seed, mutation_text = stale_seed(final[0], sum(1 for x in plan.seeds if x.kind == "task"))
         seeds[seed.key] = seed
         criteria_extra.append(f"The existing {seed.kind} ('{seed.find_text}') must be updated, not duplicated.")
-    world = _World(seeds)
+    world = _World(seeds, (lambda e: ui_pick(e, m)) if "ui" in m.modifiers else None)
     goal, pivot_at, delivered, mutation_said = plan.goal, None, 0, False
     first_effect = None
     for i, r in enumerate(rounds):
@@ -213,13 +238,19 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
             r.query.append(f"Change of plan: forget my first request and delete what you made for it. Instead, "
                            f"{plan.pivot.ask}.")
             r.instructions.append(f"Change your mind: ask the assistant to delete everything it made for your first "
-                                  f"request ({', '.join(e.label for e in old)}) and to {plan.pivot.ask} instead.")
+                                  f"request ({', '.join(e.label for e in old)}) and to {plan.pivot.ask.removesuffix(' instead')} "
+                                  "instead.")
             for e in old:
                 world.drop(r, e.key)
             goal = plan.pivot
         if r.provide:
-            r.query.append(images_phrase(r.provide, noun, delivered == 0))
-            r.instructions.append(f"Send {which(r.provide, noun)}.")
+            if text:
+                r.query.append(typed_phrase(r.provide, m, delivered == 0))
+                r.instructions.append(f"Hand over the typed-out {noun}s of your query (the {noun} number "
+                                      f"{', '.join(map(str, r.provide))}).")
+            else:
+                r.query.append(images_phrase(r.provide, noun, delivered == 0))
+                r.instructions.append(f"Send {which(r.provide, noun)}.")
             if i == 0:
                 r.query.append(goal.ask[0].upper() + goal.ask[1:] + ".")
                 r.instructions.append(f"Ask the assistant to {goal.ask}.")
@@ -255,11 +286,14 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
                 r.instructions.append(mutation_text.replace("I ", "you ").replace("my ", "your "))
                 mutation_said = True
             world.apply(r, target)
+            if r.ui is not None and r.ui.instruction not in r.instructions:
+                r.instructions.append(r.ui.instruction)
             if first_effect is None and any(k not in world.seeds and e.kind in DELETABLE for k, e in world.live.items()):
                 first_effect = i
         elif i > 0 and pivot_at != i:
             _follow_up(r, world, goal, m, plan, delivered == n, outline, criteria_extra, pivot_at)
-        r.instructions.append(_NO_VALUES)
+        if not text:
+            r.instructions.append(_NO_VALUES)
         r.instructions.append("End the conversation once it is done." if is_last else
                               "Once the assistant confirms, move on to the next round.")
         if not r.reply:
@@ -270,11 +304,23 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
         raise ValueError("goal_change: no round after the first results to change the goal in")
     if "offline" in m.modifiers:
         _go_online(rounds[0], criteria_extra)
+    if "ui" in m.modifiers and world.picked is None:
+        raise ValueError("ui twin: nothing in this scenario is chosen on a screen")
     return _finish(m, plan, rounds, world, goal, criteria_extra, pivot_at)
 
 
 #: the device's starting state under the ``offline`` modifier: airplane mode (Wi-Fi and mobile data off)
 OFFLINE_SETTING = {**BASE_SETTING_ROW, "wifi": False, "cellular": False}
+
+
+def typed_phrase(batch: list[int], m: Material, first: bool) -> str:
+    """A text twin hands a batch over in words: "Here are two receipts, typed out: (1) vendor: ...; ..."."""
+    noun = m.family.noun
+    n = len(batch)
+    head = (f"Here's a {noun}, typed out:" if n == 1 else f"Here are {count_word(n)} {noun}s, typed out:") if first \
+        else (f"Here's another {noun}, typed out:" if n == 1 else f"Here are {count_word(n)} more {noun}s, typed out:")
+    items = " ".join(f"({k}) " + "; ".join(m.family.facts(m.items[k - 1][1])) + "." for k in batch)
+    return f"{head} {items}"
 
 
 def _go_online(r: _Round, criteria_extra: list[str]) -> None:
@@ -331,7 +377,9 @@ def _finish(m: Material, plan: Plan, rounds: list[_Round], world: _World, goal: 
     if not specs:
         raise ValueError("the outcome is empty: nothing for the agent to do")
     appworld: dict[str, list[dict[str, Any]]] = {k: [dict(r) for r in v] for k, v in plan.rows.items()}
-    projects = [e.fields["project"] for e in [*world.live.values(), *world.seeds.values()] if e.kind == "task"]
+    projects = [e.fields["project"] for e in [*world.made, *world.seeds.values()] if e.kind == "task"]
+    if any(e.kind == "file" for e in world.made) and not any(e.kind == "file" for e in world.live.values()):
+        raise ValueError("a file made and deleted again leaves its folder changed with no file to expect")
     for key, rows in project_rows(projects, uid).items():
         have = {r["id"] for r in appworld.get(key, [])}
         appworld.setdefault(key, []).extend(r for r in rows if r["id"] not in have)
@@ -355,7 +403,29 @@ def _finish(m: Material, plan: Plan, rounds: list[_Round], world: _World, goal: 
         preexisting=list(plan.preexisting) + [f"{s.kind} '{s.find_text}'" for s in world.seeds.values()
                                               if s not in plan.seeds],
         criteria=criteria)
+    after, interactions, requirements = _ui_parts(rounds, appworld)
     entity_set = EntitySet(appworld_entities=appworld, agentsandbox_entities=agentsandbox, entity_diff_specs=specs,
-                           solution=[r.steps for r in rounds], replies=[" ".join(r.reply) for r in rounds])
+                           solution=[r.steps for r in rounds], replies=[" ".join(r.reply) for r in rounds],
+                           after_user=after, ui_interactions=interactions, ui_requirements=requirements)
     return draft, entity_set
+
+
+def _ui_parts(rounds: list[_Round], appworld: dict[str, list[dict[str, Any]]]) -> tuple[list, list, list]:
+    """A UI twin's per-round continuation after the user's pick, the scripted user's picks and the UI
+    requirements; the options' rows (a second contact, more projects) join the initial entities."""
+    after: list[dict[str, Any] | None] = []
+    interactions, requirements = [], []
+    for i, r in enumerate(rounds, 1):
+        if r.ui is None:
+            after.append(None)
+            continue
+        after.append({"ui_action_as": "picked", "ui_action_fallback": r.ui.fallback,
+                      "steps": [s.model_dump(exclude_none=True) for s in r.after_steps],
+                      "reply": " ".join(r.after_reply) or "Done."})
+        interactions.append({"round": i, "choose": r.ui.choose, "message": r.ui.message, "fallback": r.ui.fallback_text})
+        requirements.append(f"Round {i}: {r.ui.requirement}")
+        for key, rows in r.ui.rows.items():
+            have = {row["id"] for row in appworld.get(key, [])}
+            appworld.setdefault(key, []).extend(dict(row) for row in rows if row["id"] not in have)
+    return (after if any(after) else []), interactions, requirements
 
