@@ -237,9 +237,9 @@ def compose(outline: Outline, m: Material, plan: Plan) -> tuple[ScenarioDraft, E
             pivot_at, old = i, [e for e in world.live.values() if e.key not in world.seeds and e.kind in DELETABLE]
             r.query.append(f"Change of plan: forget my first request and delete what you made for it. Instead, "
                            f"{plan.pivot.ask}.")
+            pivot_ask = plan.pivot.ask.removesuffix(" instead")
             r.instructions.append(f"Change your mind: ask the assistant to delete everything it made for your first "
-                                  f"request ({', '.join(e.label for e in old)}) and to {plan.pivot.ask.removesuffix(' instead')} "
-                                  "instead.")
+                                  f"request ({', '.join(e.label for e in old)}) and to {pivot_ask} instead.")
             for e in old:
                 world.drop(r, e.key)
             goal = plan.pivot
