@@ -92,8 +92,10 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
         (run_dir / "config.yaml").write_text(
             "# resolved config of this generation run (secrets removed)\n"
             + yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, "
-              f"n_scenarios={settings.n_scenarios}, seed={settings.seed} -> {run_dir}", flush=True)
+        size = (f"design={settings.design.base}/{settings.design.variant.value}"
+                if settings.source.kind.value == "design" else f"n_scenarios={settings.n_scenarios}")
+        print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, {size}, "
+              f"seed={settings.seed} -> {run_dir}", flush=True)
         with serving(cfg, run_dir):
             summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
         if settings.logging.wandb:

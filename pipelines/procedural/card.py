@@ -17,8 +17,8 @@ __all__ = ["publish", "write_card"]
 
 FIGURE = "figures/distribution.png"
 ABOUT = {
-    "nominal": "the designed tasks over images drawn with the nominal knobs (clean renders, JPEG quality 80; the "
-               "photo-like families add their own perspective, lighting and noise)",
+    "nominal": "the designed tasks over images drawn with the nominal knobs (clean renders, moderate JPEG quality; "
+               "the photo-like families add their own perspective, lighting and noise)",
     "hard": "the same tasks as mmtsb_v1 (same content, scripts, entities and solutions; only the names and the "
             "images differ), with every image drawn under the raised difficulty knobs",
     "text": "text-only twins of mmtsb_v1: each image's content is handed over in the user's words (typed out in "

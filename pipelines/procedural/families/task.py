@@ -176,6 +176,6 @@ TASK_FAMILIES = (
     _family("notice_letter", "document", "synthetic_document", "letter", _letter),
     _family("request_form", "document", "synthetic_document", "form", _form),
     _family("newsletter", "document", "synthetic_document", "newsletter page", _newsletter),
-    _family("whiteboard", "scene_text", "synthetic_handwriting", "whiteboard photo", _whiteboard),
+    _family("whiteboard", "scene_text", "synthetic_scene_text", "whiteboard photo", _whiteboard),
     _family("mail_screen", "screenshot", "synthetic_screenshot", "email screenshot", _mail),
 )
