@@ -219,6 +219,9 @@ def _design_groups(images: list[SourceImage], passed: list[dict[str, Any]]) -> l
     out = []
     for name, ims in sorted(by_slot.items()):
         ims.sort(key=lambda im: int(im.meta.get("position", 0)))
+        if [int(im.meta.get("position", 0)) for im in ims] != list(range(1, len(ims) + 1)):
+            raise ValueError(f"design source: the images of {name} are not positions 1..{len(ims)} (an image "
+                             "file shared with another scenario, or one that stage 1 rejected)")
         family = FAMILIES[ims[0].truth["family"]] if ims[0].truth else None
         out.append(Group(cluster_id=f"cl-{name}", domain=family.domains[0] if family else "unknown",
                          image_ids=[im.image_id for im in ims], mean_similarity=1.0))

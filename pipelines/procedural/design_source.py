@@ -42,9 +42,9 @@ def draw_design_source(out_dir: Path, slots: Sequence[Slot], variant: str, *, wo
                           "meta_data": {"truth": {"family": s.family, "content": content}, "style_seed": style,
                                         "slug": s.family, "folder": fam.dataset_type, "slot": s.name,
                                         "position": k}})
-            if variant == "text":
+            if variant == "text":  # headed with its place, so two images of the same content stay two files
                 (out_dir / rel).parent.mkdir(parents=True, exist_ok=True)
-                (out_dir / rel).write_text(transcript(s.family, content) + "\n", encoding="utf-8")
+                (out_dir / rel).write_text(f"{s.name} image {k}\n{transcript(s.family, content)}\n", encoding="utf-8")
     if workers > 1 and len(jobs) > 8:
         from concurrent.futures import ProcessPoolExecutor
 

@@ -348,7 +348,8 @@ def _follow_up(r: _Round, world: _World, goal: Any, m: Material, plan: Plan, all
         e = Entity("shared_email", "email", {"addresses": ["$friend.0.email"], "recipient_ids": [fid],
                                              "subject": subject, "body": body}, f"the summary email to {first} {last}",
                    (("contacts_search_contacts", {"query": f"{first} {last}"}, "friend"),))
-        r.query.append(f"Please email {first} {last} a short summary of the result, with the subject '{subject}'.")
+        who = first if "ui" in m.modifiers else f"{first} {last}"  # a UI twin leaves the choice open
+        r.query.append(f"Please email {who} a short summary of the result, with the subject '{subject}'.")
         r.instructions.append(f"Ask the assistant to email {first} {last} (one of your contacts) a short summary of "
                               f"the result with the subject '{subject}'.")
         world.apply(r, [*world.live.values(), e])

@@ -91,6 +91,15 @@ def doc_ask(m: Material, title: str, what: str) -> str:
     """How the user asks for a written result in the material's sink (``what``: what it must hold)."""
     sink = m.sink or "note"
     _, first, last, _ = m.friend
+    if "ui" in m.modifiers:  # a UI twin: the user leaves the choice open (who exactly, which project)
+        if sink in ("email", "email_phone"):
+            sign = ", signed with my name and my phone number from my phone account" if sink == "email_phone" else ""
+            return f"email {first} with the subject '{title}' and {what} in the message{sign}"
+        if sink == "text":
+            return f"text {first} a message starting '{title}:' with {what}"
+        if sink == "task":
+            return (f"add a to-do titled '{title}' to one of my Todoist projects with {what} in its description "
+                    "(let me choose the project)")
     if sink == "note":
         return f"make a note titled '{title}' with {what}"
     if sink == "file":
