@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-__all__ = ["CATEGORIES", "PAPER_CATEGORY", "ImageFamily", "long_date", "money", "short_date", "style_rng", "tint",
-           "clock_time"]
+__all__ = ["CATEGORIES", "PAPER_CATEGORY", "ImageFamily", "clock_time", "knob_family", "long_date", "money",
+           "short_date", "style_rng", "tint"]
 
 #: visual categories of the families: documents, natural scene text, photo-like scenes with little text, charts
 #: (and tables, infographics), UI screenshots
@@ -57,6 +57,16 @@ class ImageFamily:
 
             return self.draw(content, style_seed, knobs if knobs is not None else Knobs())  # type: ignore[call-arg]
         return self.draw(content, style_seed)
+
+
+def knob_family(kind: str, domains: tuple[str, ...], sample: Callable[[random.Random], Content],
+                values: Callable[[Content], list[str]], facts: Callable[[Content], list[str]]
+                ) -> Callable[..., ImageFamily]:
+    """The maker of one content kind's knob-aware families: ``make(name, category, dataset_type, noun, draw)``."""
+    def make(name: str, category: str, dataset_type: str, noun: str, draw: Callable[..., bytes]) -> ImageFamily:
+        return ImageFamily(name, category, dataset_type, domains, True, noun, sample, draw, values, facts, kind=kind,
+                           takes_knobs=True)
+    return make
 
 
 def money(x: float) -> str:

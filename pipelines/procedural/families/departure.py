@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from pipelines.procedural.families.base import Content, ImageFamily, clock_time, long_date, short_date, style_rng
+from pipelines.procedural.families.base import Content, knob_family, clock_time, long_date, short_date, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas
 from pipelines.procedural.render.screens import phone, phone_rows
@@ -126,9 +126,7 @@ def _map(c: Content, style_seed: int, knobs) -> bytes:
     return done(cv, knobs, st, lighting=0.2, perspective=0.02, max_side=800)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, sample, draw, values, facts,
-                       kind="departure", takes_knobs=True)
+_family = knob_family("departure", DOMAINS, sample, values, facts)
 
 
 DEPARTURE_FAMILIES = (

@@ -8,7 +8,7 @@ import textwrap
 from datetime import date
 
 from pipelines.procedural.families import events
-from pipelines.procedural.families.base import Content, ImageFamily, clock_time, long_date, style_rng
+from pipelines.procedural.families.base import Content, knob_family, clock_time, long_date, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas, mix
 from pipelines.procedural.render.hand import HAND_FACES, PENS, hand_line
@@ -107,9 +107,7 @@ def _sticky(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     return done(cv, knobs, st, photo=True, tilt=8, perspective=0.03, lighting=0.25, noise=0.88, max_side=700)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, events.sample, draw, events.values,
-                       events.facts, kind="event", takes_knobs=True)
+_family = knob_family("event", DOMAINS, events.sample, events.values, events.facts)
 
 
 EVENT_FAMILIES = (

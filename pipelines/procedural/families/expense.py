@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from pipelines.procedural.families import receipts
-from pipelines.procedural.families.base import Content, ImageFamily, long_date, money, style_rng
+from pipelines.procedural.families.base import Content, knob_family, long_date, money, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas
 from pipelines.procedural.render.hand import HAND_FACES, PENS, hand_line, lined_paper
@@ -145,9 +145,7 @@ def _order_screen(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     return done(cv, knobs, st, max_side=800)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, receipts.sample, draw, receipts.values,
-                       receipts.facts, kind="expense", takes_knobs=True)
+_family = knob_family("expense", DOMAINS, receipts.sample, receipts.values, receipts.facts)
 
 
 EXPENSE_FAMILIES = (

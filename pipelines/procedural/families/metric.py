@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from pipelines.procedural.families.base import Content, ImageFamily, style_rng
+from pipelines.procedural.families.base import Content, knob_family, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas, mix
 from pipelines.procedural.render.charts import chart_image
@@ -180,9 +180,7 @@ def _dashboard(c: Content, style_seed: int, knobs) -> bytes:
     return done(cv, knobs, st, max_side=960)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, sample, draw, values, facts,
-                       kind="metric", takes_knobs=True)
+_family = knob_family("metric", DOMAINS, sample, values, facts)
 
 
 METRIC_FAMILIES = (

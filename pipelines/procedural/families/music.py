@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import textwrap
 
-from pipelines.procedural.families.base import Content, ImageFamily, style_rng
+from pipelines.procedural.families.base import Content, knob_family, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done
 from pipelines.procedural.render.canvas import GREY, INK, Canvas, mix
 from pipelines.procedural.render.scene import object_blob, soften
@@ -120,9 +120,7 @@ def _now_playing(c: Content, style_seed: int, knobs) -> bytes:
     return done(cv, knobs, st, max_side=800)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, sample, draw, values, facts,
-                       kind="music", takes_knobs=True)
+_family = knob_family("music", DOMAINS, sample, values, facts)
 
 
 MUSIC_FAMILIES = (

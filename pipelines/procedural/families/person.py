@@ -5,7 +5,7 @@ profile screen."""
 from __future__ import annotations
 
 from pipelines.procedural.families import cards
-from pipelines.procedural.families.base import Content, ImageFamily, style_rng
+from pipelines.procedural.families.base import Content, knob_family, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas, mix
 from pipelines.procedural.render.knobs import Knobs
@@ -106,9 +106,7 @@ def _profile(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     return done(cv, knobs, st, max_side=800)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, cards.sample, draw, cards.values,
-                       cards.facts, kind="person", takes_knobs=True)
+_family = knob_family("person", DOMAINS, cards.sample, cards.values, cards.facts)
 
 
 PERSON_FAMILIES = (

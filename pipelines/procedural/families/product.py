@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from pipelines.procedural.families.base import Content, ImageFamily, money, style_rng
+from pipelines.procedural.families.base import Content, knob_family, money, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done
 from pipelines.procedural.render.canvas import GREY, INK, Canvas, mix
 from pipelines.procedural.render.knobs import Knobs
@@ -141,9 +141,7 @@ def _shop_screen(c: Content, style_seed: int, knobs: Knobs) -> bytes:
     return done(cv, knobs, st, max_side=800)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, sample, draw, values, facts,
-                       kind="product", takes_knobs=True)
+_family = knob_family("product", DOMAINS, sample, values, facts)
 
 
 PRODUCT_FAMILIES = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from pipelines.procedural.families.base import Content, ImageFamily, long_date, short_date, style_rng
+from pipelines.procedural.families.base import Content, knob_family, long_date, short_date, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas
 from pipelines.procedural.render.hand import HAND_FACES, PENS, hand_line
@@ -167,9 +167,7 @@ def _mail(c: Content, style_seed: int, knobs) -> bytes:
     return done(cv, knobs, st, max_side=960)
 
 
-def _family(name: str, category: str, dataset_type: str, noun: str, draw) -> ImageFamily:
-    return ImageFamily(name, category, dataset_type, DOMAINS, True, noun, sample, draw, values, facts,
-                       kind="task", takes_knobs=True)
+_family = knob_family("task", DOMAINS, sample, values, facts)
 
 
 TASK_FAMILIES = (
