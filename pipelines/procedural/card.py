@@ -24,10 +24,10 @@ ABOUT = {
     "text": "text-only twins of mmtsb_v1: each image's content is handed over in the user's words (typed out in "
             "the round that would deliver the image), so the set carries no image. Agent SR on mmtsb_v1 minus "
             "Agent SR here measures a model's visual-precision gap",
-    "ui": "UI-mode twins of the mmtsb_v1 tasks that involve a choice (which image wins a comparison, who gets the "
-          "result, which project a to-do goes to): the user's decision criterion stays private and the choice is "
-          "made on a screen the agent designs (A2UI), as in the paper's UI variants. Play with UI mode on "
-          "(dataset=mmtsb_v1_ui sets it)",
+    "ui": "UI-mode twins of the mmtsb_v1 tasks that involve a choice (who gets a result or summary sent by email "
+          "or text, when two contacts share the first name the user says; which Todoist project a to-do goes "
+          "to): the user's decision criterion stays private and the choice is made on a screen the agent designs "
+          "(A2UI), as in the paper's UI variants. Play with UI mode on (dataset=mmtsb_v1_ui sets it)",
 }
 
 

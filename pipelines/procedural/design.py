@@ -256,8 +256,9 @@ VARIANTS = {"nominal": "", "hard": "_hard", "text": "_text", "ui": "_ui"}
 
 
 def ui_convertible(slot: Slot) -> bool:
-    """Whether a slot has a choice a UI twin can put on a screen: which image wins a comparison, who gets the
-    result (an email or a text), or which project a to-do goes to."""
+    """Whether a slot is a candidate for a UI twin: its result goes by email or text (who gets it) or to a to-do
+    (which project), or it is a comparison, whose result is often shared by email at the end. Building the twin
+    decides (:func:`variant_slots` keeps only twins with a choice on a screen)."""
     sink = slot.variant.split("+")[0]
     return slot.flow == "compare" or sink in ("email", "email_phone", "text", "task")
 
