@@ -84,6 +84,14 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
             sys.exit(EXIT_CONFIG_ERROR)
         resolved = _resolved(cfg)
         try:
+            if settings.source.kind.value == "design":
+                from pipelines.run import design_slots
+
+                design_slots(settings)  # an unknown design.only name is a config error (the design is cached)
+        except ValueError as e:
+            print(f"{PROG}: config error: {e}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
+        try:
             check_same_run(run_dir, resolved)
         except ValueError as e:
             print(f"{PROG}: {e}", file=sys.stderr)

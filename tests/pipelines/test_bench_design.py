@@ -136,3 +136,17 @@ def test_design_only_names_unknown_scenarios():
         design_slots(cfg)
     cfg.design.only = ["unit_0002"]
     assert [s.name for s in design_slots(cfg)] == ["unit_0002"]
+
+
+def test_generate_refuses_an_unknown_sample_name_as_a_config_error(tmp_path):
+    import subprocess
+    import sys
+
+    from testkit import REPO
+
+    proc = subprocess.run([sys.executable, "-m", "mmtsb.cli", "generate", "benchmark=mmtsb_v1",
+                           "design.only=[mmtsb_v1_9999]", f"hydra.run.dir={tmp_path / 'run'}", "progress=false"],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "config error: design.only: ['mmtsb_v1_9999'] not in the nominal set of mmtsb_v1" in proc.stderr
+    assert not (tmp_path / "run" / "source").exists()  # nothing was drawn
