@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install browser run test bench lint clean
+.PHONY: install browser run test bench lint clean bench-sets bench-check
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,21 @@ bench: install
 	$(BIN)/python benchmarks/search_ranking.py
 	$(BIN)/python benchmarks/seed_cost.py
 	$(BIN)/python benchmarks/sandbox_start.py
+
+# the benchmark sets of issue 12 (scenarios/mmtsb_v1*): regenerate and publish them, or check that the committed
+# ones regenerate byte for byte (each set is a fresh `mmtsb generate benchmark=<set>` run)
+BENCH_SETS := mmtsb_v1 mmtsb_v1_hard mmtsb_v1_text mmtsb_v1_ui
+
+bench-sets: install
+	for s in $(BENCH_SETS); do rm -rf outputs/bench/$$s && \
+	  $(BIN)/mmtsb generate benchmark=$$s progress=false hydra.run.dir=outputs/bench/$$s || exit 1; done
+
+bench-check: install
+	rm -rf outputs/bench-check
+	for s in $(BENCH_SETS); do \
+	  $(BIN)/mmtsb generate benchmark=$$s progress=false hydra.run.dir=outputs/bench-check/runs/$$s \
+	    design.publish=outputs/bench-check/$$s && diff -r scenarios/$$s outputs/bench-check/$$s || exit 1; done
+	@echo "bench-check: every set regenerates byte for byte"
 
 lint: install
 	$(BIN)/ruff check mmtsb pipelines tests benchmarks scenarios

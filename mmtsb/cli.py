@@ -1,5 +1,5 @@
-"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``run``, ``stop``,
-``report``, ``view``."""
+"""The ``mmtsb`` command: ``tools list``, ``scenarios validate``, ``scenarios gold-check``, ``scenarios stats``,
+``run``, ``stop``, ``report``, ``view``."""
 
 from __future__ import annotations
 
@@ -89,6 +89,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
         n_ok = sum(r.ok for r in reports)
         print(f"{n_ok}/{len(reports)} scenario file(s) valid")
     return 0 if all(r.ok for r in reports) else 1
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from mmtsb.scenarios.stats import format_table, set_stats
+
+    try:
+        stats = set_stats(args.path)
+    except FileNotFoundError as e:
+        print(f"mmtsb scenarios stats: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(stats.to_dict(), indent=2) if args.json else format_table(stats))
+    return 0 if stats.n else 1
 
 
 def cmd_gold_check(args: argparse.Namespace) -> int:
@@ -210,6 +222,11 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--strict-reference", action="store_true",
                            help="score exactly as the reference does (macro F1, its guardrails)")
         p.set_defaults(func=func)
+    st = scen.add_parser("stats", help="a set's coverage: scenarios per flow, arrival, challenge, domain, image "
+                                       "category, source type, number of images and rounds")
+    st.add_argument("path", help="a scenario folder (its *.json files) or one file")
+    st.add_argument("--json", action="store_true", help="print JSON: counts per axis and the balance check")
+    st.set_defaults(func=cmd_stats)
     sub.add_parser("run", help="the experiment platform (Hydra app): `mmtsb run [overrides] [--multirun]`; "
                               "see `mmtsb run --help`", add_help=False)
 

@@ -84,6 +84,14 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
             sys.exit(EXIT_CONFIG_ERROR)
         resolved = _resolved(cfg)
         try:
+            if settings.source.kind.value == "design":
+                from pipelines.run import design_slots
+
+                design_slots(settings)  # an unknown design.only name is a config error (the design is cached)
+        except ValueError as e:
+            print(f"{PROG}: config error: {e}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
+        try:
             check_same_run(run_dir, resolved)
         except ValueError as e:
             print(f"{PROG}: {e}", file=sys.stderr)
@@ -92,8 +100,10 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
         (run_dir / "config.yaml").write_text(
             "# resolved config of this generation run (secrets removed)\n"
             + yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, "
-              f"n_scenarios={settings.n_scenarios}, seed={settings.seed} -> {run_dir}", flush=True)
+        size = (f"design={settings.design.base}/{settings.design.variant.value}"
+                if settings.source.kind.value == "design" else f"n_scenarios={settings.n_scenarios}")
+        print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, {size}, "
+              f"seed={settings.seed} -> {run_dir}", flush=True)
         with serving(cfg, run_dir):
             summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
         if settings.logging.wandb:

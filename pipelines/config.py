@@ -30,6 +30,14 @@ class SourceKind(Enum):
     procedural = "procedural"  # draw images with ground truth (the offline default)
     folder = "folder"  # every image file under source.path
     manifest = "manifest"  # a JSON-lines manifest as the reference's image download writes
+    design = "design"  # a designed benchmark set (design.*): every scenario's images and outline fixed by the design
+
+
+class DesignVariant(Enum):
+    nominal = "nominal"  # the designed tasks over images drawn with the nominal knobs
+    hard = "hard"  # the same tasks, images drawn with the difficulty knobs raised
+    text = "text"  # the same tasks, each image's content handed over as text (no image)
+    ui = "ui"  # UI-mode twins of the tasks that involve a choice: the user decides on a screen the agent designs
 
 
 class BackendKind(Enum):
@@ -44,6 +52,21 @@ class SourceConf:
     n_images: int | None = None  # procedural: images to draw; null: enough for n_scenarios with reserve
     families: list[str] | None = None  # procedural: image families to draw (null: all)
     limit: int | None = None  # folder/manifest: read at most this many images
+
+
+@dataclass
+class DesignConf:
+    """A designed benchmark set (``source.kind=design``; the presets are ``conf/benchmark/*.yaml``): the base
+    design ``base`` with ``n`` slots from ``seed``, drawn as ``variant``; ``only`` regenerates just the named
+    scenarios (the same bytes as in the whole set); ``publish`` is the folder the final set and its dataset card
+    are written to (relative to where the command runs)."""
+
+    base: str = "mmtsb_v1"
+    n: int = 320
+    variant: DesignVariant = DesignVariant.nominal
+    n_ui: int = 64  # ui: how many twins
+    only: list[str] | None = None
+    publish: str | None = None
 
 
 @dataclass
@@ -127,6 +150,7 @@ class GenerateConfig:
     seed: int = 0
     backend: BackendKind = BackendKind.procedural
     source: SourceConf = field(default_factory=SourceConf)
+    design: DesignConf = field(default_factory=DesignConf)
     model: ModelConf | None = None  # the default model of every model-backed stage (backend=llm)
     models: StageModels = field(default_factory=StageModels)
     structured_outputs: bool = False  # send a JSON schema as response_format (servers that support it)
@@ -163,8 +187,13 @@ class GenerateConfig:
                        f"{self.cluster.max_size})")
         if self.cluster.max_size > 6:
             out.append(f"cluster.max_size must be <= 6: a scenario holds at most 6 images (got {self.cluster.max_size})")
-        if self.source.kind is not SourceKind.procedural and not self.source.path:
+        if self.source.kind not in (SourceKind.procedural, SourceKind.design) and not self.source.path:
             out.append(f"source.path is required for source.kind={self.source.kind.value}")
+        if self.source.kind is SourceKind.design:
+            if self.backend is not BackendKind.procedural:
+                out.append("source.kind=design builds from the design's ground truth: it needs backend=procedural")
+            if self.design.n < 1 or self.design.n_ui < 1:
+                out.append(f"design.n and design.n_ui must be >= 1 (got {self.design.n}, {self.design.n_ui})")
         if self.concurrency < 1:
             out.append(f"concurrency must be >= 1 (got {self.concurrency})")
         if self.max_repairs < 0 or self.entity_repairs < 0:

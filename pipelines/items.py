@@ -98,6 +98,8 @@ class Outline(_Strict):
     image_ids: list[str]  # in the order the scenario numbers them (image 1, 2, ...)
     required_tools: list[str]
     seed: int  # the outline's own seed, for the stages after it
+    variant: str = ""  # a recipe variant: where the result goes ("note", "file", "email"...) and "+modifiers"
+    name: str = ""  # the scenario's file name when a design fixes it (else derived from outline_id)
 
 
 class DraftRound(_Strict):
@@ -138,6 +140,11 @@ class EntitySet(_Strict):
     entity_diff_specs: list[dict[str, Any]]
     solution: list[list[SolutionStep]]  # the steps of each round, one list per round
     replies: list[str]  # the oracle's closing reply of each round
+    # UI twins: per round, the part after the user's pick on a screen (the reference solution's ``after_user``,
+    # or None); what the scripted user picks (``metadata.ui_interactions``); the criteria's UI requirements
+    after_user: list[dict[str, Any] | None] = Field(default_factory=list)
+    ui_interactions: list[dict[str, Any]] = Field(default_factory=list)
+    ui_requirements: list[str] = Field(default_factory=list)
 
 
 class CriterionVerdict(_Strict):

@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow as pa
 
 from mmtsb.protocol.model_settings import ModelSettings
-from pipelines.config import BackendKind, GenerateConfig
+from pipelines.config import BackendKind, DesignVariant, GenerateConfig, SourceKind
 from pipelines.items import Outline
 from pipelines.raystage import run_stage
 from pipelines.stages import s6_quality
@@ -49,6 +49,7 @@ def write_scenario_files(folder: Path, data: dict[str, Any], sources: list[str])
     for rel, src in zip(data["image_paths"], sources):
         target = folder / rel
         if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, target)
     path = folder / f"{data['name']}.json"
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -66,6 +67,8 @@ def _oracle(cfg: GenerateConfig, run_dir: Path, files: list[Path], oracle_run: P
         return {}
     oracle_run = oracle_run or run_dir / "oracle" / "run"
     episode = oracle_episode_config(cfg)
+    if cfg.source.kind is SourceKind.design and cfg.design.variant is DesignVariant.ui:
+        episode.ui = True  # UI twins are played in UI mode
     if image_root is not None:
         episode.image_root = str(image_root)
     settings = RunSettings(run_dir=oracle_run, scenarios=files, episode=episode, dataset="generated",
@@ -101,8 +104,13 @@ def run_quality(cfg: GenerateConfig, run_dir: Path, backend: Any, rows5: list[di
                            on_rows=tick, error_row=lambda k, p, m: {"scenario_id": k, "critic_passed": False,
                                                                     "passed": False, "reason": f"stage error: {m}"})
     shares = {axis: cfg.balance.shares(axis) for axis in ("flow", "arrival", "challenge")}
-    order = s6_quality.balanced_order([r for r in critic if r.get("critic_passed")], shares)
-    selected = order[:math.ceil(cfg.n_scenarios * (1 + cfg.oracle.reserve))]
+    passed = [r for r in critic if r.get("critic_passed")]
+    if cfg.source.kind is SourceKind.design:  # the design balanced the set already: keep all, in name order
+        order = sorted(r["scenario_id"] for r in passed)
+        selected = order
+    else:
+        order = s6_quality.balanced_order(passed, shares)
+        selected = order[:math.ceil(cfg.n_scenarios * (1 + cfg.oracle.reserve))]
     oracle_dir = run_dir / "oracle" / "scenarios"
     sources = {sid: [group_image_path(group_ctx[outline_of[sid].cluster_id], i) for i in outline_of[sid].image_ids]
                for sid in selected}
@@ -151,6 +159,9 @@ def _write_final(folder: Path, final: list[str], scenario_of: dict[str, dict[str
     for sid in final:
         write_scenario_files(folder, scenario_of[sid], sources[sid])
     wanted = {rel for sid in final for rel in scenario_of[sid]["image_paths"]}
-    for img in (folder / "images").glob("*"):
-        if f"images/{img.name}" not in wanted:
+    for img in sorted((folder / "images").rglob("*"), reverse=True):
+        rel = img.relative_to(folder).as_posix()
+        if img.is_file() and rel not in wanted:
             img.unlink()
+        elif img.is_dir() and not any(img.iterdir()):
+            img.rmdir()

@@ -7,6 +7,7 @@ same command resumes: finished items of every stage are skipped, and with the LL
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -82,9 +83,36 @@ def default_n_images(cfg: GenerateConfig) -> int:
     return max(24, math.ceil(cfg.n_scenarios * 4.5 * 2.5))
 
 
+def design_slots(cfg: GenerateConfig) -> list[Any]:
+    """The slots a design-source run builds: the variant's whole set, or the ``design.only`` ones (an unknown
+    name is a ValueError naming it)."""
+    from pipelines.procedural.design import variant_slots
+
+    d = cfg.design
+    slots = list(variant_slots(d.base, d.n, cfg.seed, d.variant.value, d.n_ui))
+    if d.only:
+        names = {s.name for s in slots}
+        unknown = [n for n in d.only if n not in names]
+        if unknown:
+            raise ValueError(f"design.only: {unknown} not in the {d.variant.value} set of {d.base} "
+                             f"(names like {slots[0].name})")
+        slots = [s for s in slots if s.name in set(d.only)]
+    return slots
+
+
 def load_source(cfg: GenerateConfig, run_dir: Path, cwd: Path) -> list[SourceImage]:
     from pipelines.source import read_folder, read_manifest
 
+    if cfg.source.kind is SourceKind.design:
+        from pipelines.procedural.design_source import draw_design_source
+
+        manifest = run_dir / "source" / "manifest.jsonl"
+        if not manifest.exists():
+            import os
+
+            manifest = draw_design_source(run_dir / "source", design_slots(cfg), cfg.design.variant.value,
+                                          workers=min(4, os.cpu_count() or 1))
+        return read_manifest(manifest)
     if cfg.source.kind is SourceKind.procedural:
         from pipelines.procedural.source import draw_source
 
@@ -179,6 +207,47 @@ def _embeddings(cfg: GenerateConfig, stages: Path, images: list[dict[str, Any]])
     return have
 
 
+def _design_groups(images: list[SourceImage], passed: list[dict[str, Any]]) -> list[Group]:
+    """A design's groups: each scenario's images in their designed order (no clustering)."""
+    ok = {r["image_id"] for r in passed}
+    by_slot: dict[str, list[SourceImage]] = {}
+    for im in images:
+        if im.image_id in ok and im.meta.get("slot"):
+            by_slot.setdefault(str(im.meta["slot"]), []).append(im)
+    from pipelines.procedural.families import FAMILIES
+
+    out = []
+    for name, ims in sorted(by_slot.items()):
+        ims.sort(key=lambda im: int(im.meta.get("position", 0)))
+        if [int(im.meta.get("position", 0)) for im in ims] != list(range(1, len(ims) + 1)):
+            raise ValueError(f"design source: the images of {name} are not positions 1..{len(ims)} (an image "
+                             "file shared with another scenario, or one that stage 1 rejected)")
+        family = FAMILIES[ims[0].truth["family"]] if ims[0].truth else None
+        out.append(Group(cluster_id=f"cl-{name}", domain=family.domains[0] if family else "unknown",
+                         image_ids=[im.image_id for im in ims], mean_similarity=1.0))
+    return out
+
+
+def _design_outlines(cfg: GenerateConfig, viable: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stage 3 for a design: each viable group's outline is its slot's (a slot whose flow/arrival pair stage 2
+    did not find viable is rejected with that reason)."""
+    from pipelines.procedural.design import slot_outline
+
+    slots = {f"cl-{s.name}": s for s in design_slots(cfg)}
+    rows = []
+    for r in viable:
+        slot = slots.get(r["cluster_id"])
+        if slot is None:
+            continue
+        pair = f"{slot.flow}/{slot.arrival}"
+        if pair not in (r["viable_pairs"] or []):
+            rows.append({**s3_outline.outline_row(None, r["cluster_id"]),
+                         "reason": f"the design's pair {pair} is not viable for its group"})
+            continue
+        rows.append(s3_outline.outline_row(slot_outline(slot, list(r["image_ids"])), r["cluster_id"]))
+    return rows
+
+
 def _groups(cfg: GenerateConfig, passed: list[dict[str, Any]], emb: dict[str, list[float]]) -> tuple[list[Group], list[str]]:
     import numpy as np
 
@@ -221,8 +290,14 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             # 2 -- CLIP embeddings, FAISS groups, viability
             t0 = time.perf_counter()
             store = StageStore(stages, 2, s2_cluster.NAME, "cluster_id")
-            with progress.stage("2 embed + cluster", len(passed1)) as tick:
-                groups = [] if store.complete else _groups(cfg, passed1, _embeddings(cfg, stages, passed1))[0]
+            designed = cfg.source.kind is SourceKind.design
+            with progress.stage("2 embed + cluster" if not designed else "2 design groups", len(passed1)) as tick:
+                if store.complete:
+                    groups = []
+                elif designed:
+                    groups = _design_groups(images, passed1)
+                else:
+                    groups = _groups(cfg, passed1, _embeddings(cfg, stages, passed1))[0]
                 tick(len(passed1))
             items2 = []
             for g in groups:
@@ -241,7 +316,9 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             t0 = time.perf_counter()
             store = StageStore(stages, 3, s3_outline.NAME, "outline_id")
             viable = sorted((r for r in rows2 if r["passed"]), key=lambda r: r["cluster_id"])
-            if not store.complete:
+            if not store.complete and designed:
+                store.append(_design_outlines(cfg, viable))
+            elif not store.complete:
                 shares = {axis: cfg.balance.shares(axis) for axis in ("flow", "arrival", "challenge")}
                 sampler = s3_outline.OutlineSampler(shares, cfg.seed, (cfg.rounds_min, cfg.rounds_max))
                 out_rows = []
@@ -286,7 +363,8 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             t0 = time.perf_counter()
             from pipelines.quality import run_quality
 
-            rows6, final = run_quality(cfg, run_dir, backend, rows5, outline_of, group_ctx, progress)
+            qcfg = dataclasses.replace(cfg, n_scenarios=len(outlines)) if designed else cfg
+            rows6, final = run_quality(qcfg, run_dir, backend, rows5, outline_of, group_ctx, progress)
             funnel.append(_stage_entry("6_quality", "scenario", len(rows5) - sum(1 for r in rows5 if not r["passed"]),
                                        [dict(r, passed=r.get("final")) for r in rows6],
                                        critic_passed=sum(1 for r in rows6 if r.get("critic_passed")),
@@ -300,8 +378,34 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
 
             ray.shutdown()
     _write_outputs(run_dir)
+    if cfg.source.kind is SourceKind.design:
+        _publish(cfg, run_dir, cwd)
     return GenerationSummary(run_dir=run_dir, final=final, funnel=summary, scenarios_dir=run_dir / "scenarios",
                              timings_s={k: round(v, 2) for k, v in timings.items()})
+
+
+def set_name(cfg: GenerateConfig) -> str:
+    """The name of a designed set: the base design's, with the variant's suffix."""
+    from pipelines.procedural.design import VARIANTS
+
+    return cfg.design.base + VARIANTS[cfg.design.variant.value]
+
+
+def _publish(cfg: GenerateConfig, run_dir: Path, cwd: Path) -> None:
+    """Write the final set and its dataset card to ``design.publish`` (never for a ``design.only`` sample: it
+    would replace a whole set with a part of it)."""
+    if not cfg.design.publish:
+        return
+    if cfg.design.only:
+        log.info("design.only: a sample is not published to %s (compare it with %s)", cfg.design.publish,
+                 run_dir / "scenarios")
+        return
+    from pipelines.procedural.card import publish
+
+    target = Path(cfg.design.publish)
+    card = publish(run_dir, target if target.is_absolute() else cwd / target, set_name(cfg),
+                   cfg.design.variant.value, cfg.seed, cfg.design.n)
+    log.info("published %s with its card %s", set_name(cfg), card)
 
 
 def _contexts_from_rows(rows2: list[dict[str, Any]], by_id: dict[str, SourceImage],

@@ -84,9 +84,14 @@ class Definition:
 
 def check_definition(d: Definition) -> None:
     """Fail loudly on a scenario that breaks the sets' conventions: every image delivered exactly once, 2-5
-    rounds, 2-6 images, and deliveries that fit the declared image arrival pattern."""
+    rounds, 2-6 images, and deliveries that fit the declared image arrival pattern. A text twin (no images: the
+    images' content is in the user's words) needs only its 2-5 rounds."""
     delivered = [k for r in d.rounds for k in r.provide]
     where = d.name
+    if not d.images:
+        if delivered or not 2 <= len(d.rounds) <= 5:
+            raise ValueError(f"{where}: a text twin delivers no image and has 2-5 rounds")
+        return
     if sorted(delivered) != list(range(1, len(d.images) + 1)):
         raise ValueError(f"{where}: every image must be delivered exactly once; got {delivered}")
     if not 2 <= len(d.rounds) <= 5 or not 2 <= len(d.images) <= 6:

@@ -1,6 +1,7 @@
 """Seed-row builders for a scenario's initial world (``appworld_entities`` / ``agentsandbox_entities``): rows
 in the released files' column layout, so seeded people, contacts, projects, tasks, notes and reminders need only
-the values that matter."""
+the values that matter (also amazon products, spotify music, splitwise expenses and files, for the benchmark
+sets)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 from mmtsb.authoring.clock import SEED_TIME
 
-__all__ = ["contact", "gmail_user", "note", "phone_user", "project", "reminder", "task"]
+__all__ = ["album", "artist", "contact", "expense", "expense_share", "file", "gmail_user", "note", "phone_user",
+           "product", "project", "reminder", "seller", "song", "task", "user_link", "wish_entry"]
 
 
 def gmail_user(uid: int, first: str, last: str, email: str, *, contact: bool = True) -> dict[str, Any]:
@@ -64,3 +66,68 @@ def reminder(rid: str, content: str, created: str, when: str) -> dict[str, Any]:
     """A device-side reminder row (``agentsandbox_entities["reminder"]``) without a location."""
     return {"reminder_id": rid, "content": content, "creation_datetime": created, "reminder_datetime": when,
             "latitude": None, "longitude": None}
+
+
+def seller(sid: int, name: str, rating: float = 4.5) -> dict[str, Any]:
+    """An amazon.sellers row."""
+    return {"id": sid, "name": name, "rating": rating}
+
+
+def product(pid: int, seller_id: int, name: str, product_type: str, price: float, *, description: str = "",
+            delivery_days: int = 3, rating: float = 4.4, color: str | None = None,
+            relative_size: str = "medium") -> dict[str, Any]:
+    """An amazon.products row in stock (dimensions and weight neutral)."""
+    return {"id": pid, "product_type": product_type, "name": name, "description": description or name,
+            "seller_id": seller_id, "price": price, "delivery_days": delivery_days, "inventory_quantity": 50,
+            "weight": 1.0, "length": 6.0, "width": 4.0, "height": 3.0, "color": color, "relative_size": relative_size,
+            "rating": rating, "seller_rating": 4.5, "has_variations": False}
+
+
+def wish_entry(eid: int, owner: int, product_id: int, quantity: int = 1) -> dict[str, Any]:
+    """An amazon.wish_list_entries row."""
+    return {"id": eid, "user_id": owner, "product_id": product_id, "quantity": quantity}
+
+
+def artist(aid: int, name: str, genre: str) -> dict[str, Any]:
+    """A spotify.artists row."""
+    return {"id": aid, "name": name, "genre": genre, "created_at": "2019-01-01T00:00:00", "follower_count": 1200}
+
+
+def album(aid: int, title: str, artist_ids: list[int], year: int, genre: str) -> dict[str, Any]:
+    """A spotify.albums row."""
+    return {"id": aid, "title": title, "artist_ids": artist_ids, "release_date": f"{year}-05-01T00:00:00",
+            "genre": genre, "rating": 4.3, "like_count": 150, "review_count": 12}
+
+
+def song(sid: int, title: str, artist_ids: list[int], album_id: int, duration: int, year: int,
+         genre: str) -> dict[str, Any]:
+    """A spotify.songs row."""
+    return {"id": sid, "title": title, "artist_ids": artist_ids, "album_id": album_id, "duration": duration,
+            "release_date": f"{year}-05-01T00:00:00", "genre": genre, "play_count": 5400, "rating": 4.2,
+            "like_count": 320, "review_count": 8}
+
+
+def user_link(lid: int, owner: int, column: str, item_id: int, created_at: str = SEED_TIME) -> dict[str, Any]:
+    """A (user, item) relation row such as ``spotify.song_likes``."""
+    return {"id": lid, "user_id": owner, column: item_id, "created_at": created_at}
+
+
+def expense(eid: int, owner: int, debtors: list[int], description: str, amount: float,
+            created_at: str = SEED_TIME) -> dict[str, Any]:
+    """A splitwise.expenses row the owner paid, outside any group (its shares come from :func:`expense_share`)."""
+    return {"id": eid, "user_id": owner, "group_id": None, "payer_id": owner, "debtor_ids": debtors,
+            "participant_ids": [owner, *debtors], "description": description, "amount": amount, "deleted": False,
+            "receipt_file_name": None, "receipt_file_content": None, "receipt_download_count": 0,
+            "created_at": created_at}
+
+
+def expense_share(sid: int, expense_id: int, debtor: int, amount: float, created_at: str = SEED_TIME) -> dict[str, Any]:
+    """A splitwise.expense_shares row."""
+    return {"id": sid, "expense_id": expense_id, "debtor_id": debtor, "share_amount": amount,
+            "created_at": created_at}
+
+
+def file(fid: int, owner: int, home: str, tilde_path: str, content: str, stamp: str = SEED_TIME) -> dict[str, Any]:
+    """A file_system.files row; ``home`` is the owner's home folder (``/home/brenda/``)."""
+    return {"id": fid, "path": home + tilde_path[2:], "tilde_path": tilde_path, "user_id": owner, "content": content,
+            "compressed_data": [], "created_at": stamp, "updated_at": stamp}

@@ -9,8 +9,9 @@ from typing import Any
 from mmtsb.authoring.clock import NOW, SEED_TIME
 from mmtsb.eval.similarity import DATETIME_NAIVE_EQUAL, EXACT, IGNORE, ROUGE_L
 
-__all__ = ["create", "create_alarm", "create_comment", "create_contact", "create_email", "create_event",
-           "create_note", "create_reminder", "create_task", "create_text", "delete", "update", "update_note",
+__all__ = ["create", "create_alarm", "create_cart_entry", "create_comment", "create_contact", "create_email",
+           "create_event", "create_expense", "create_file", "create_link", "create_note", "create_payment_request",
+           "create_playlist", "create_reminder", "create_task", "create_text", "delete", "update", "update_note",
            "update_task"]
 
 Spec = dict[str, Any]
@@ -135,3 +136,59 @@ def delete(table: str, row_id: Any, *, id_column: str = "id", source: str = "app
     """A delete spec: the row whose ``id_column`` is ``row_id`` must be gone."""
     return {"operation": "delete", "source": source, _table_key(source): table, "entity_id_column": id_column,
             "entity_id_value": row_id, "column_similarity_measure": {id_column: EXACT}}
+
+
+def create_file(owner: int, tilde_path: str, content: str) -> Spec:
+    """A new file_system file at ``tilde_path`` (``~/documents/x.txt``: compared exactly, the absolute path
+    ignored since it depends on the owner's home); content compared with ROUGE-L."""
+    return create("file_system.files", {"path": tilde_path, "tilde_path": tilde_path, "user_id": owner,
+                                        "content": content, "compressed_data": [], "created_at": NOW,
+                                        "updated_at": NOW},
+                  {"tilde_path": EXACT, "user_id": EXACT, "content": ROUGE_L})
+
+
+def create_expense(owner: int, debtors: list[int], description: str, amount: float,
+                   shares: list[float]) -> list[Spec]:
+    """A splitwise expense the main user paid, outside any group, and one share per debtor."""
+    main = create("splitwise.expenses", {"user_id": owner, "group_id": None, "payer_id": owner, "debtor_ids": debtors,
+                                         "participant_ids": [owner, *debtors], "description": description,
+                                         "amount": amount, "deleted": False, "receipt_file_name": None,
+                                         "receipt_file_content": None, "receipt_download_count": 0,
+                                         "created_at": NOW},
+                  {"user_id": EXACT, "payer_id": EXACT, "debtor_ids": EXACT, "description": ROUGE_L, "amount": EXACT,
+                   "deleted": EXACT})
+    share_specs = [create("splitwise.expense_shares", {"expense_id": 5200, "debtor_id": d, "share_amount": s,
+                                                       "created_at": NOW},
+                          {"debtor_id": EXACT, "share_amount": EXACT}) for d, s in zip(debtors, shares)]
+    return [main, *share_specs]
+
+
+def create_payment_request(owner: int, receiver: int, amount: float, description: str) -> Spec:
+    """A venmo payment request from the main user to ``receiver``."""
+    return create("venmo.payment_requests", {"sender_id": owner, "receiver_id": receiver, "amount": amount,
+                                             "description": description, "private": False, "transaction_id": None,
+                                             "created_at": NOW, "updated_at": NOW, "approved_at": None,
+                                             "denied_at": None},
+                  {"sender_id": EXACT, "receiver_id": EXACT, "amount": EXACT, "description": ROUGE_L})
+
+
+def create_cart_entry(owner: int, product_id: int, quantity: int, table: str = "amazon.cart_entries") -> Spec:
+    """An Amazon cart (or, with ``table="amazon.wish_list_entries"``, wish list) entry."""
+    data: dict[str, Any] = {"user_id": owner, "product_id": product_id, "quantity": quantity}
+    if table == "amazon.cart_entries":
+        data["gift_wrap_quantity"] = 0
+    return create(table, data, {"user_id": EXACT, "product_id": EXACT, "quantity": EXACT})
+
+
+def create_playlist(owner: int, title: str, song_ids: list[int]) -> list[Spec]:
+    """A new private spotify playlist and one playlist_songs row per song."""
+    main = create("spotify.playlists", {"title": title, "user_id": owner, "created_at": NOW, "is_public": False,
+                                        "rating": 0.0, "like_count": 0, "review_count": 0},
+                  {"title": ROUGE_L, "user_id": EXACT, "is_public": EXACT})
+    return [main, *(create("spotify.playlist_songs", {"playlist_id": 800, "song_id": s, "added_at": NOW},
+                           {"song_id": EXACT}) for s in song_ids)]
+
+
+def create_link(table: str, owner: int, column: str, item_id: int) -> Spec:
+    """A (user, item) relation such as ``spotify.song_likes`` or ``spotify.artist_followers``."""
+    return create(table, {"user_id": owner, column: item_id, "created_at": NOW}, {"user_id": EXACT, column: EXACT})

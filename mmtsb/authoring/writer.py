@@ -85,6 +85,7 @@ def write_scenario(out_dir: Path, d: Definition, data: dict[str, Any]) -> list[P
     written = []
     for i, (_, render) in enumerate(d.images):
         path = out_dir / d.image_path(i)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(render())
         written.append(path)
     path = out_dir / f"{d.name}.json"

@@ -36,6 +36,9 @@ DATASET_CATEGORY = {
     "synthetic_document": "Docs/Charts/Tables", "synthetic_chart": "Docs/Charts/Tables",
     "synthetic_poster": "Docs/Charts/Tables", "synthetic_screenshot": "UI",
     "synthetic_photo": "Natural (less text)", "synthetic_scene_text": "Natural (text-rich)",
+    # the benchmark sets' source types (scenarios/mmtsb_v1*: images/<type>/...)
+    "synthetic_receipt": "Docs/Charts/Tables", "synthetic_handwriting": "Docs/Charts/Tables",
+    "synthetic_infographic": "Docs/Charts/Tables",
 }
 OTHER_CATEGORY = "Other"
 

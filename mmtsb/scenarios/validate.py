@@ -14,6 +14,7 @@ from mmtsb.scenarios.images import ImagesMode
 from mmtsb.scenarios.loader import ScenarioError, load_scenario
 from mmtsb.scenarios.model import Scenario
 from mmtsb.tools.registry import ToolRegistry
+from mmtsb.world.templates import WorldCache
 from mmtsb.world.world import World
 
 #: bookkeeping timestamps a real update would refresh (gold application stamps them)
@@ -114,16 +115,19 @@ def tool_findings(scenario: Scenario, registry: ToolRegistry) -> tuple[list[str]
     return missing, warnings
 
 
-def load_and_build(path: Path, image_root: str | Path | None, images: ImagesMode) -> tuple[Scenario, ScenarioWorld]:
+def load_and_build(path: Path, image_root: str | Path | None, images: ImagesMode,
+                   worlds: WorldCache | None = None) -> tuple[Scenario, ScenarioWorld]:
     scenario = load_scenario(path)
-    return scenario, build_world(scenario, image_root=image_root, images=images, file=path)
+    return scenario, build_world(scenario, image_root=image_root, images=images, file=path, cache=worlds)
 
 
 def validate_file(path: str | Path, registry: ToolRegistry, *, image_root: str | Path | None = None,
-                  images: ImagesMode = "require") -> ValidationReport:
+                  images: ImagesMode = "require", worlds: WorldCache | None = None) -> ValidationReport:
+    """Check one file (see the module's docstring); ``worlds`` (a caller's WorldCache) makes checking many files
+    cheaper by reusing the base world."""
     report = ValidationReport(file=str(path))
     try:
-        scenario, built = load_and_build(Path(path), image_root, images)
+        scenario, built = load_and_build(Path(path), image_root, images, worlds)
     except ScenarioError as e:
         report.errors.extend(e.problems)
         report.ok = False
@@ -172,12 +176,12 @@ def apply_expected_changes(built: ScenarioWorld) -> None:
 
 
 def gold_check_file(path: str | Path, *, image_root: str | Path | None = None, images: ImagesMode = "require",
-                    strict_reference: bool = False) -> dict[str, Any]:
+                    strict_reference: bool = False, worlds: WorldCache | None = None) -> dict[str, Any]:
     """Score the untouched initial world and the gold world against the scenario's own specs."""
     from mmtsb.eval.entity_diff import EvalOptions, evaluate_world
 
     options = EvalOptions(strict_reference=strict_reference)
-    scenario, built = load_and_build(Path(path), image_root, images)
+    scenario, built = load_and_build(Path(path), image_root, images, worlds)
     try:
         unsatisfiable = spec_findings(scenario, built.world).unsatisfiable
         untouched = evaluate_world(scenario.entity_diff_specs, built.world, built.initial, options)

@@ -28,6 +28,11 @@ def _truths(ctx: GroupContext) -> list[tuple[str, dict[str, Any]]]:
     return [(im.truth["family"], im.truth["content"]) for im in ctx.images if im.truth]
 
 
+def _kinds(ctx: GroupContext) -> list[tuple[str, dict[str, Any]]]:
+    """(content kind, content) of each image with ground truth."""
+    return [(FAMILIES[f].kind if f in FAMILIES else f, c) for f, c in _truths(ctx)]
+
+
 def image_values(ctx: GroupContext) -> list[str]:
     """Every value the group's images show that a user must not say (at least 4 characters)."""
     out = []
@@ -48,7 +53,14 @@ def user_texts(scenario: Scenario) -> list[str]:
     return [m.get("content", "") for m in scenario.get("messages", []) if m.get("sender") in ("SYSTEM", "USER")]
 
 
+def _text_twin(outline: Outline) -> bool:
+    """A text twin hands the images' content over in words, by design."""
+    return "text" in outline.variant.split("+")[1:]
+
+
 def _multimodal_necessity(scenario: Scenario, ctx: GroupContext, outline: Outline) -> tuple[bool, str]:
+    if _text_twin(outline):
+        return True, "a text twin: the content is handed over in words by design (its image twin is checked)"
     found = leaks("\n".join(user_texts(scenario)), image_values(ctx))
     return (not found, f"the user's script states image values: {found}" if found else "no image value in the script")
 
@@ -57,6 +69,9 @@ def _visual_realism(scenario: Scenario, ctx: GroupContext, outline: Outline) -> 
     bad = [f for f, _ in _truths(ctx) if f not in FAMILIES or not FAMILIES[f].actionable]
     if len(_truths(ctx)) != len(ctx.images) or bad:
         return False, f"images without truth or from non-actionable families: {bad}"
+    if _text_twin(outline):
+        ok = not scenario.get("image_paths")
+        return ok, "a text twin: no image, the content is typed out" if ok else "a text twin carries images"
     if len(scenario.get("image_paths", [])) != len(outline.image_ids):
         return False, "the file's images are not the outline's"
     return True, "every image drawn by an actionable family"
@@ -99,6 +114,9 @@ def _step_integrity(scenario: Scenario, ctx: GroupContext, outline: Outline) -> 
     script = parse_user_script(scenario["messages"][0]["content"])
     rounds = script.rounds
     given = [k for r in rounds for k in r.provide_image_ids]
+    if _text_twin(outline):
+        ok = not given and 2 <= len(rounds) <= 5 and all(r.query.strip() for r in rounds)
+        return ok, f"{len(rounds)} rounds, the content typed out" if ok else "a text twin must deliver no image"
     if sorted(given) != list(range(len(scenario.get("image_paths", [])))):
         return False, f"images delivered {given}, not each exactly once"
     if not 2 <= len(rounds) <= 5 or any(not r.query.strip() for r in rounds):
@@ -123,11 +141,12 @@ def _goal_flexibility(scenario: Scenario, ctx: GroupContext, outline: Outline) -
     script = "\n".join(user_texts(scenario))
     specs = scenario.get("entity_diff_specs", [])
     if outline.challenge == "goal_change":
-        deleted = [s["tool"] for s in _steps(scenario) if "delete" in s["tool"] or "remove" in s["tool"]]
+        deleted = [s["tool"] for s in _steps(scenario) if any(w in s["tool"] for w in ("delete", "remove", "unlike",
+                                                                                          "unfollow"))]
         ok = "Change of plan" in script and bool(deleted)
         return ok, "a pivot round deletes the first goal's entities" if ok else "no pivot that undoes the first goal"
     if outline.challenge == "error_correction":
-        claims = re.findall(r"I think the (.+?) on the (\w+) \w+ is (.+?)\.", script)
+        claims = re.findall(r"I think the (.+?) on the (\w+) [\w -]+? is (.+?)\.(?:\s|$)", script)
         wrong = [c for c in claims if c[2] not in image_values(ctx)]
         return bool(wrong), "the user misstates a detail the image contradicts" if wrong else "no misstatement"
     if outline.challenge == "state_mutation":
@@ -141,15 +160,15 @@ def _spec_texts(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _grounding(scenario: Scenario, ctx: GroupContext, outline: Outline) -> tuple[bool, str]:
-    truths = _truths(ctx)
+    truths = _kinds(ctx)
     events: dict[str, set[tuple[str, str]]] = {}  # two posters may share a title: any of their times is right
     for f, c in truths:
-        if f == "event_poster":
+        if f == "event":
             events.setdefault(c["title"], set()).add((f"{c['date']}T{c['start']}", f"{c['date']}T{c['end']}"))
-    people = {(c["first"], c["last"]): c for f, c in truths if f == "business_card"}
+    people = {(c["first"], c["last"]): c for f, c in truths if f == "person"}
     amounts: dict[str, set[str]] = {}
     for f, c in truths:
-        if f == "receipt":
+        if f == "expense":
             amounts.setdefault(c["vendor"], set()).update({f"{c['total']:,.2f}", f"{c['tax']:,.2f}"})
     wrong = []
     for spec in scenario.get("entity_diff_specs", []):

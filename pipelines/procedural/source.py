@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipelines.procedural.families import FAMILIES
+from pipelines.procedural.families import DEFAULT_SOURCE, FAMILIES
 
 __all__ = ["draw_source", "family_counts"]
 
@@ -35,7 +35,7 @@ def draw_source(out_dir: Path, n_images: int, seed: int, families: Sequence[str]
                 non_actionable_share: float = 0.1) -> Path:
     """Draw ``n_images`` images into ``out_dir/images/`` (``<family>_<k>.png``) and write the manifest; the same
     seed gives the same bytes. Returns the manifest's path."""
-    names = list(families) if families is not None else list(FAMILIES)
+    names = list(families) if families is not None else list(DEFAULT_SOURCE)
     unknown = [f for f in names if f not in FAMILIES]
     if unknown:
         raise ValueError(f"unknown image families {unknown}; known: {sorted(FAMILIES)}")
@@ -48,7 +48,7 @@ def draw_source(out_dir: Path, n_images: int, seed: int, families: Sequence[str]
             content = family.sample(rng)
             style_seed = rng.randrange(2**31)
             file = f"{name}_{k}.png"
-            (out_dir / "images" / file).write_bytes(family.draw(content, style_seed))
+            (out_dir / "images" / file).write_bytes(family.render(content, style_seed))
             lines.append({"image_paths": [f"images/{file}"],
                           "meta_data": {"truth": {"family": name, "content": content}, "style_seed": style_seed,
                                         "slug": name},

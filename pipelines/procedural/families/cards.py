@@ -48,4 +48,4 @@ def facts(c: Content) -> list[str]:
 
 
 CARDS = ImageFamily("business_card", "document", "synthetic_card", ("contacts", "messages", "gmail"), True, "card",
-                    sample, draw, values, facts)
+                    sample, draw, values, facts, kind="person")

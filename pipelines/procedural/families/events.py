@@ -60,4 +60,4 @@ def facts(c: Content) -> list[str]:
 
 
 EVENTS = ImageFamily("event_poster", "scene_text", "synthetic_poster", ("calendar", "reminder"), True, "poster",
-                     sample, draw, values, facts)
+                     sample, draw, values, facts, kind="event")

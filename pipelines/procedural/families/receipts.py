@@ -90,4 +90,4 @@ def facts(c: Content) -> list[str]:
 
 
 RECEIPTS = ImageFamily("receipt", "document", "synthetic_receipt", ("simple_note", "gmail", "splitwise"), True,
-                       "receipt", sample, draw, values, facts)
+                       "receipt", sample, draw, values, facts, kind="expense")
