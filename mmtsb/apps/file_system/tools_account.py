@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from mmtsb.apps import accounts
 from mmtsb.apps.account_tools import AccountApp, Wording, add_account_tools
 from mmtsb.apps.common import current_user
-from mmtsb.apps.file_system.core import APP, DIRECTORIES, FILES, Tree
-from mmtsb.apps.file_system.seed import HOME_SUBDIRECTORIES
+from mmtsb.apps.file_system.core import APP, DIRECTORIES, FILES
 from mmtsb.world.world import World
-
-
-def _make_home(world: World, email: str) -> None:
-    """A new account gets its home directory with the standard subdirectories."""
-    user = accounts.find_user(world, APP, email)
-    if user is not None:
-        tree = Tree.load(world, user)
-        for sub in ("", *HOME_SUBDIRECTORIES):
-            path = tree.home + ("/" + sub.rstrip("/") if sub else "")
-            if path not in tree.dirs:
-                tree.add_dir(path)
 
 
 def _drop_tree(world: World) -> None:
@@ -33,10 +20,10 @@ def _drop_tree(world: World) -> None:
 # file_system_login, file_system_logout, file_system_send_verification_code, file_system_verify_account,
 # file_system_send_password_reset_code, file_system_reset_password and file_system_show_profile:
 add_account_tools(globals(), AccountApp(
-    APP, "file-system", after_signup=_make_home, signup_tables=(DIRECTORIES,), before_delete=_drop_tree,
+    APP, "file-system", before_delete=_drop_tree,
     delete_tables=(DIRECTORIES, FILES), wording={
-        "signup": Wording("Creates a new file-system account with an empty home directory (~/ with documents/, "
-                          "downloads/, photos/)."),
+        "signup": Wording("Creates a new file-system account (empty: its home directory ~/ is "
+                          "/home/<first name>/ and gets its folders as files are written there)."),
         "delete_account": Wording("Deletes the logged-in user's file-system account, with all their files and "
                                   "directories, and logs out."),
         "update_account_name": Wording("Changes the first and/or last name on the file-system account (the home "

@@ -45,7 +45,7 @@ def resolve(value: Any, results: dict[str, Any], latest_code: Any) -> Any:
 class AppWorldSide:
     """One sequence's AppWorld: fresh in-memory databases, frozen time, the plan's people."""
 
-    def __init__(self, start: datetime, people: list[dict[str, Any]], namespace: str) -> None:
+    def __init__(self, start: datetime, people: list[dict[str, Any]], namespace: str, card_balance: float = 0) -> None:
         from appworld.apps.api_lib import import_models_module
         from appworld.requester import Requester
 
@@ -64,6 +64,10 @@ class AppWorldSide:
             # an earlier sequence's, made at the same frozen instant)
             import_apis_module(app).logging_manager.blacklisted_tokens.clear()
             CompanyNotifier(app).create_accounts(skip_if_exists=True)
+        #: per app, the ids of AppWorld's company accounts (the senders of its automatic emails, which keep
+        #: a receipt in their own file system before attaching it): their rows are plumbing no agent sees
+        self.company_ids = {app: [u.id for u in self.models(app).User.find_all()] for app in APPS}
+        self.card_balance = card_balance
         for p in people:
             self._create_person(p)
 
@@ -80,17 +84,33 @@ class AppWorldSide:
             if hasattr(user, "verified"):
                 user.verified = True
                 user.save()
+        if p.get("card"):
+            self._register_card(p)
+
+    def _register_card(self, p: dict[str, Any]) -> None:
+        """Put the person's real card in AppWorld's bank (its admin records), which the apps ask to validate,
+        debit and credit cards."""
+        admin = self.models("admin")
+        holder = admin.MainUser.create(first_name=p["first_name"], last_name=p["last_name"], email=p["email"],
+                                       phone_number=p["phone_number"], birthday="1990-01-01", sex="female")
+        holder.save()
+        admin.PaymentCard.create(main_user_id=holder.id, owner_name=f"{p['first_name']} {p['last_name']}",
+                                 balance=self.card_balance, **p["card"]).save()
 
     # ------------------------------------------------------------------------------------------ state
     def fingerprints(self) -> dict[str, str]:
-        """``app.table`` -> a hash of its rows (search-index shadow tables left out)."""
+        """``app.table`` -> a hash of its rows (search-index shadow tables and the company accounts' rows left
+        out)."""
         out: dict[str, str] = {}
         for app in APPS:
             con = self.models(app).SQLModel.db.connection
             names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
                      if not n.startswith("sqlite") and "_fts" not in n]
             for name in names:
-                rows = con.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
+                columns = {c[1] for c in con.execute(f'PRAGMA table_info("{name}")')}
+                company = self.company_ids.get(app) if "user_id" in columns and name != "users" else None
+                where = f"WHERE user_id NOT IN ({','.join(map(str, company))})" if company else ""
+                rows = con.execute(f'SELECT * FROM "{name}" {where} ORDER BY rowid').fetchall()
                 out[f"{app}.{name}"] = hashlib.sha1(repr(rows).encode()).hexdigest()
         return out
 
@@ -143,7 +163,11 @@ class AppWorldSide:
         if step.get("as") and "access_token" in known:
             args["access_token"] = self.token(step["as"], app)
         before = self.fingerprints()
-        response = self.requester._request(app, api, track=False, **args)
+        try:
+            response = self.requester._request(app, api, track=False, **args)
+        except Exception as exc:  # noqa: BLE001 - an API that raises (e.g. a model's own validation) has failed
+            return {"ok": False, "status": 500, "message": f"{type(exc).__name__}: {exc}",
+                    "changed": sorted(k for k, v in self.fingerprints().items() if v != before.get(k))}
         after = self.fingerprints()
         try:
             body = response.json()
@@ -165,7 +189,7 @@ def main() -> None:
     plan = json.load(sys.stdin)
     start = datetime.fromisoformat(plan["start"])
     for n, sequence in enumerate(plan["sequences"]):
-        side = AppWorldSide(start, plan["people"], f"seq{n}")
+        side = AppWorldSide(start, plan["people"], f"seq{n}", plan.get("card_balance", 0))
         for i, step in enumerate(sequence["steps"]):
             try:
                 out = side.step(step)

@@ -15,15 +15,31 @@ from typing import Any
 #: the instant every sequence starts at (both sides freeze their clocks there)
 START = "2024-05-01T12:00:00"
 
-#: the people every sequence starts with: signed up and verified in every app
-PEOPLE: tuple[dict[str, str], ...] = (
+#: the people every sequence starts with: signed up and verified in every app, each holding one real payment card
+#: (AppWorld accepts a card only when its bank knows it: the AppWorld side registers these there)
+PEOPLE: tuple[dict[str, Any], ...] = (
     {"key": "alice", "first_name": "Alice", "last_name": "Stone", "email": "alice@gmail.com",
-     "phone_number": "5550000001", "password": "alice-pw"},
+     "phone_number": "5550000001", "password": "alice-pw",
+     "card": {"card_name": "Visa", "card_number": 4111111111111111, "expiry_year": 2027, "expiry_month": 8,
+              "cvv_number": 123}},
     {"key": "bob", "first_name": "Bob", "last_name": "Reed", "email": "bob@gmail.com",
-     "phone_number": "5550000002", "password": "bob-pw1"},
+     "phone_number": "5550000002", "password": "bob-pw1",
+     "card": {"card_name": "MasterCard", "card_number": 5500000000000004, "expiry_year": 2026, "expiry_month": 2,
+              "cvv_number": 456}},
     {"key": "carol", "first_name": "Carol", "last_name": "Ames", "email": "carol@gmail.com",
-     "phone_number": "5550000003", "password": "carol-pw"},
+     "phone_number": "5550000003", "password": "carol-pw",
+     "card": {"card_name": "Discover", "card_number": 6011000000000004, "expiry_year": 2028, "expiry_month": 11,
+              "cvv_number": 789}},
 )
+#: what the bank holds on each card (dollars), on the AppWorld side
+CARD_BALANCE = 5000
+
+
+def card_of(person: str) -> dict[str, Any]:
+    """The arguments of ``add_payment_card`` for ``person``'s real card (as an agent copies it from the
+    supervisor's wallet)."""
+    p = next(p for p in PEOPLE if p["key"] == person)
+    return {**p["card"], "owner_name": f"{p['first_name']} {p['last_name']}"}
 
 #: our tool domains that are parts of another AppWorld app
 DOMAIN_APP = {"alarms": "phone", "contacts": "phone", "messages": "phone"}
@@ -86,5 +102,5 @@ def to_plan(sequences: list[Sequence]) -> dict[str, Any]:
             return {"advance_minutes": s.advance_minutes}
         return {"app": s.app, "api": s.api, "args": s.args, "as": s.as_, "label": s.label}
 
-    return {"start": START, "people": list(PEOPLE),
+    return {"start": START, "people": list(PEOPLE), "card_balance": CARD_BALANCE,
             "sequences": [{"name": q.name, "steps": [step(s) for s in q.steps]} for q in sequences]}
