@@ -46,7 +46,7 @@ def test_create_show_update_delete_file(session, world):
     assert call_ok(session, "file_system_file_exists", file_path="~/documents/todo.txt") == {"exists": True}
     assert "must have an extension" in call_err(session, "file_system_file_exists", file_path="~/documents/").message
     call_ok(session, "file_system_create_file", file_path="~/documents/todo.txt", content="new", overwrite=True)
-    assert _file(world, out["file_path"])["content"] == "new" and _file(world, out["file_path"])["id"] == row["id"]
+    assert _file(world, out["file_path"])["content"] == "new" and _file(world, out["file_path"])["id"] > row["id"]
     call_ok(session, "file_system_delete_file", file_path="~/documents/todo.txt")
     assert _file(world, out["file_path"]) is None
     assert call_ok(session, "file_system_file_exists", file_path="~/documents/todo.txt") == {"exists": False}

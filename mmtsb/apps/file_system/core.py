@@ -153,6 +153,9 @@ class Tree:
     home: str
     dirs: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: per table, the highest id this call removed: a row written after it gets a higher one (a replaced file gets
+    #: a new id, as AppWorld never gives a removed row's id to the next one)
+    retired: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def load(cls, world: World, user: dict[str, Any] | None = None) -> "Tree":
@@ -250,7 +253,7 @@ class Tree:
 
     # --------------------------------------------------------------------------------------- writing
     def _insert(self, key: str, row: dict[str, Any]) -> int:
-        new_id = max(self.world.next_id(key), ID_FLOORS[key])
+        new_id = max(self.world.next_id(key), ID_FLOORS[key], self.retired.get(key, 0) + 1)
         self.world.insert(key, {"id": new_id, **row})
         return new_id
 
@@ -289,6 +292,7 @@ class Tree:
     def remove_file(self, path: str) -> None:
         row = self.files.pop(path)
         self.world.delete(FILES, row["id"])
+        self.retired[FILES] = max(self.retired.get(FILES, 0), int(row["id"]))
 
     def remove_tree(self, path: str) -> int:
         """Delete a directory, everything below it; returns how many rows went."""

@@ -68,11 +68,10 @@ def file_system_compress_directory(world: World, directory_path: str, compressed
         raise api_error(f"No files found in directory {dir_text(source)}; there is nothing to archive.")
     entries = archive_entries(tree, source)
     if tree.is_file(archive):
-        tree.set_file(archive, {"content": "", "compressed_data": entries, "updated_at": now(world)})
-    else:
-        tree.make_dirs(parent_of(archive))
-        tree.touch(parent_of(archive))
-        tree.add_file(archive, "", entries)
+        tree.remove_file(archive)       # replaced by a new file, as in AppWorld
+    tree.make_dirs(parent_of(archive))
+    tree.touch(parent_of(archive))
+    tree.add_file(archive, "", entries)
     message = f"Directory {dir_text(source)} compressed into {archive}"
     if delete_directory:
         tree.remove_tree(source)

@@ -41,7 +41,7 @@ def file_system_create_file(world: World, file_path: str, content: str | None = 
         file_path: where to create it, absolute (/...) or under your home directory (~/...); the file name has
             an extension (e.g. notes.txt) and the path must not end with '/'.
         content: the text to write (empty by default).
-        overwrite: replace the content of an existing file at that path instead of failing.
+        overwrite: replace an existing file at that path (the new file gets a new file_id) instead of failing.
 
     Returns:
         {message, file_path} (the absolute path)
@@ -54,9 +54,8 @@ def file_system_create_file(world: World, file_path: str, content: str | None = 
         raise api_error(f"file_path {file_path!r} is an existing directory.")
     if tree.is_file(path):
         if not overwrite:
-            raise api_error(f"A file already exists at {path!r}; pass overwrite=True to replace its content.")
-        tree.set_file(path, {"content": content or "", "compressed_data": [], "updated_at": now(world)})
-        return {"message": "File overwritten.", "file_path": path}
+            raise api_error(f"A file already exists at {path!r}; pass overwrite=True to replace it.")
+        tree.remove_file(path)          # replaced by a new file (a new file_id), as in AppWorld
     tree.make_dirs(parent_of(path))
     tree.touch(parent_of(path))
     tree.add_file(path, content or "")
@@ -137,9 +136,7 @@ def _place(tree: Tree, source: str, target: str, overwrite: bool | None, retain_
     if tree.is_file(target):
         if not overwrite:
             raise api_error(f"A file already exists at {target!r}; pass overwrite=True to replace it.")
-        tree.set_file(target, {"content": src.get("content") or "", "compressed_data": src.get("compressed_data") or [],
-                               "created_at": created, "updated_at": updated})
-        return
+        tree.remove_file(target)        # replaced by a new file (a new file_id), as in AppWorld
     tree.make_dirs(parent_of(target))
     tree.touch(parent_of(target))
     tree.add_file(target, src.get("content") or "", src.get("compressed_data") or [], created, updated)
