@@ -176,6 +176,16 @@ def update_account_name(world: World, app: str, first_name: str | None, last_nam
     return {"message": "Account name updated."}
 
 
+def delete_owned_rows(world: World, app: str, tables: tuple[str, ...]) -> None:
+    """Delete the logged-in account's rows (``user_id``) in ``tables``, the data AppWorld deletes with it."""
+    if not tables:
+        return
+    user = current_user(world, app)
+    for key in tables:
+        for row in world.select(key, "user_id = ?", (user["id"],)):
+            world.delete(key, row[world.table(key).primary_key])
+
+
 def delete_account(world: World, app: str) -> dict[str, str]:
     user = current_user(world, app)
     world.delete(f"{app}.users", user["id"])

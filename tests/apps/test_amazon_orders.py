@@ -140,8 +140,8 @@ def test_order_receipt_is_written_to_the_file_system(session, world):
     assert world.get("amazon.orders", order_id)["receipt_download_count"] == 3
     assert "file_system_access_token" in call_err(session, "amazon_download_order_receipt", order_id=order_id,
                                                   file_system_access_token="bogus").message
-    assert "absolute path" in call_err(session, "amazon_download_order_receipt", order_id=order_id,
-                                       file_system_access_token=token, download_to_file_path="receipts").message
+    assert "must have an extension" in call_err(session, "amazon_download_order_receipt", order_id=order_id,
+                                                file_system_access_token=token, download_to_file_path="receipts").message
 
 
 def test_prime_subscription_waives_delivery(session, world):

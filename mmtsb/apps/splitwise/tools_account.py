@@ -20,7 +20,8 @@ def _verified_flag(world: World, out: dict[str, Any]) -> None:
 # splitwise_show_account, splitwise_signup, splitwise_delete_account, splitwise_update_account_name,
 # splitwise_login, splitwise_logout, splitwise_send_verification_code, splitwise_verify_account,
 # splitwise_send_password_reset_code, splitwise_reset_password and splitwise_show_profile:
-add_account_tools(globals(), AccountApp(APP, "Splitwise", details=_verified_flag, wording={
+add_account_tools(globals(), AccountApp(APP, "Splitwise", details=_verified_flag, owned_tables=(
+    "splitwise.expense_comments", "splitwise.payment_comments", "splitwise.notifications"), wording={
     "login": Wording("Logs into Splitwise; on success the app counts as authenticated.")}))
 
 

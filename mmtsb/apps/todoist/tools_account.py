@@ -22,7 +22,8 @@ def _create_inbox(world: World, email: str) -> None:
 # todoist_logout, todoist_send_verification_code, todoist_verify_account, todoist_send_password_reset_code,
 # todoist_reset_password, todoist_show_profile and todoist_search_users:
 add_account_tools(globals(), AccountApp(
-    APP, "Todoist", user_search=True, after_signup=_create_inbox, signup_tables=(PROJECTS, LINKS), wording={
+    APP, "Todoist", user_search=True, after_signup=_create_inbox, signup_tables=(PROJECTS, LINKS),
+    owned_tables=("todoist.labels", "todoist.task_comments"), wording={
         "signup": Wording("Creates a new Todoist account (with its own Inbox project, project 0)."),
         "delete_account": Wording("Deletes the logged-in user's Todoist account and logs out."),
         "search_users": Wording("Searches Todoist users by name or email (e.g. to find someone to invite to a "
