@@ -201,12 +201,13 @@ def to_cents_raw(value: float | None) -> int:
 
 # ---------------------------------------------------------------------------------------------- notifications
 def notify(world: World, user_ids: Iterable[int], kind: str, title: str, message: str,
-           data: dict[str, Any]) -> None:
-    """One unread notification for each user except the one acting."""
+           data: dict[str, Any], *, actor_too: bool = False) -> None:
+    """One unread notification for each user except the one acting (unless ``actor_too``: AppWorld tells the
+    actor too when they add or remove a group member)."""
     actor = int(me(world)["id"])
     stamp = now(world)
     for uid in dict.fromkeys(int(u) for u in user_ids):
-        if uid == actor:
+        if uid == actor and not actor_too:
             continue
         world.insert(NOTIFICATIONS, {"user_id": uid, "type": kind, "title": title, "message": message,
                                      "read": False, "data": data, "created_at": stamp})
