@@ -24,9 +24,9 @@ APP = App(
         "venmo.payment_requests": ("venmo.transactions", "venmo.users", "venmo.notifications"),
         "venmo.bank_transfers": ("venmo.users", *_RECEIPTS),
         "venmo.friendships": ("venmo.notifications",),
-        "venmo.transaction_likes": ("venmo.transactions", "venmo.notifications"),
-        "venmo.transaction_comments": ("venmo.notifications", "venmo.transaction_comment_likes"),
-        "venmo.transaction_comment_likes": ("venmo.transaction_comments", "venmo.notifications"),
+        "venmo.transaction_likes": ("venmo.transactions",),
+        "venmo.transaction_comments": ("venmo.transaction_comment_likes",),
+        "venmo.transaction_comment_likes": ("venmo.transaction_comments",),
         # deleting an account removes its friendships and linked cards
         "venmo.users": ("venmo.friendships", "venmo.payment_cards"),
         # a downloaded receipt counts the download on its transaction or bank transfer
