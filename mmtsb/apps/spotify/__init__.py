@@ -19,12 +19,9 @@ APP = App(
         "spotify.playlist_likes": ("spotify.playlists",),
         "spotify.song_likes": ("spotify.songs",),
         "spotify.album_likes": ("spotify.albums",),
-        "spotify.artist_followers": ("spotify.artists",),
         "spotify.song_reviews": ("spotify.songs",),
         "spotify.album_reviews": ("spotify.albums",),
         "spotify.playlist_reviews": ("spotify.playlists",),
-        # playing music counts plays
-        "spotify.music_players": ("spotify.songs",),
         # subscribing mails a receipt (AppWorld); a receipt download writes a file (and stamps its folder)
         "spotify.premium_subscriptions": ("file_system.files", "file_system.directories", *MAIL_TABLES),
     },

@@ -61,3 +61,29 @@ SEQUENCES += [
         call("file_system_show_file", file_path="/home/bob/mine.txt"),
     ),
 ]
+
+SEQUENCES += [
+    sequence(
+        "file_system accounts and other people's trees",
+        call("file_system_create_file", as_="bob", file_path="~/notes/todo.txt", content="call mom"),
+        call("file_system_show_file", file_path="/home/bob/notes/todo.txt"),
+        call("file_system_create_directory", as_="bob", directory_path="~/music/live", recursive=True),
+        call("file_system_move_file", as_="bob", source_file_path="~/notes/todo.txt",
+             destination_file_path="~/music/live/todo.txt"),
+        call("file_system_copy_directory", as_="bob", source_directory_path="~/music",
+             destination_directory_path="~/music-backup", retain_dates=True),
+        call("file_system_delete_directory", as_="bob", directory_path="~/music-backup"),
+        call("file_system_update_account_name", as_="bob", first_name="Robert"),
+        call("file_system_create_file", as_="bob", file_path="~/new.txt", content="where am I?"),
+        call("file_system_delete_account", as_="bob"),
+        call("file_system_create_file", as_="carol", file_path="~/a.txt", content="x"),
+        call("file_system_copy_file", as_="carol", source_file_path="~/a.txt", destination_file_path="~/a.txt"),
+        call("file_system_move_file", as_="carol", source_file_path="~/a.txt", destination_file_path="~/b/a.txt"),
+        call("file_system_compress_directory", as_="carol", directory_path="~/b", compressed_file_path="~/b.tar"),
+        call("file_system_decompress_file", as_="carol", compressed_file_path="~/b.tar",
+             decompressed_directory_path="~/unpacked", delete_compressed_file=True),
+        call("file_system_show_directory", as_="carol", directory_path="~/unpacked"),
+        call("file_system_update_file", as_="carol", file_path="~/unpacked/b/a.txt", content="y"),
+        call("file_system_logout", as_="carol"),
+    ),
+]

@@ -64,3 +64,16 @@ SEQUENCES += [
         call("phone_show_account"),
     ),
 ]
+
+SEQUENCES += [
+    sequence(
+        "phone account deletion",
+        call("messages_send_text_message", as_="carol", phone_number="5550000001", message="Bye"),
+        call("contacts_add_contact", as_="carol", first_name="Alice", last_name="Stone", email="alice@gmail.com",
+             phone_number="5550000001"),
+        call("phone_update_account_name", as_="carol", last_name="Ames-Hill"),
+        call("phone_delete_account", as_="carol"),
+        call("messages_search_text_messages"),
+        call("phone_logout"),
+    ),
+]

@@ -93,3 +93,32 @@ SEQUENCES += [
         call("splitwise_show_groups"),
     ),
 ]
+
+SEQUENCES += [
+    sequence(
+        "splitwise receipts and notifications",
+        call("file_system_create_file", file_path="~/receipts/dinner.txt", content="Dinner $90"),
+        call("splitwise_record_expense", label="e", description="Dinner", paid_amount=90, payer_email=A,
+             debtor_emails=[A, B, C], receipt_file_path="~/receipts/dinner.txt",
+             file_system_access_token="$token:file_system"),
+        call("splitwise_download_expense_receipt_file", label="dl", as_="bob", expense_id="$e.expense_id",
+             file_system_access_token="$token:file_system"),
+        call("splitwise_delete_expense_receipt_file", expense_id="$e.expense_id"),
+        call("splitwise_delete_expense_receipt_file", expense_id="$e.expense_id"),
+        call("splitwise_attach_expense_receipt_file", expense_id="$e.expense_id",
+             receipt_file_path="~/receipts/dinner.txt", file_system_access_token="$token:file_system"),
+        call("splitwise_record_payment", label="p", payer_email=B, receiver_email=A, amount=30),
+        call("splitwise_attach_payment_receipt_file", payment_id="$p.payment_id",
+             receipt_file_path="~/receipts/dinner.txt", file_system_access_token="$token:file_system"),
+        call("splitwise_download_payment_receipt_file", payment_id="$p.payment_id",
+             file_system_access_token="$token:file_system", download_to_file_path="~/downloads/payment.txt"),
+        call("splitwise_delete_payment_receipt_file", payment_id="$p.payment_id"),
+        call("splitwise_show_notifications", as_="carol", label="n"),
+        call("splitwise_mark_notification", as_="carol", notification_id="$n.list.0.notification_id", read=True),
+        call("splitwise_delete_notification", as_="carol", notification_id="$n.list.0.notification_id"),
+        call("splitwise_delete_notification", notification_id="$n.list.0.notification_id"),
+        call("splitwise_settle_up", as_="carol", email=A, description="All square"),
+        call("splitwise_update_account_name", first_name="Ally"),
+        call("splitwise_delete_account", as_="carol"),
+    ),
+]

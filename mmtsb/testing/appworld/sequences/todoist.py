@@ -93,3 +93,30 @@ SEQUENCES += [
         call("todoist_delete_project", as_="bob", project_id="$p.project_id"),
     ),
 ]
+
+SEQUENCES += [
+    sequence(
+        "todoist comment attachments and notifications",
+        call("file_system_create_file", file_path="~/docs/list.txt", content="tape, boxes"),
+        call("todoist_create_project", label="p", name="Move"),
+        call("todoist_send_project_invite", label="i", project_id="$p.project_id", email="bob@gmail.com"),
+        call("todoist_accept_project_invite", as_="bob", invite_code="$i.invite_code"),
+        call("todoist_create_task", label="t", project_id="$p.project_id", title="Pack"),
+        call("todoist_post_task_comment", label="c", task_id="$t.task_id", content="See the list",
+             attachment_file_paths=["~/docs/list.txt"], file_system_access_token="$token:file_system"),
+        call("todoist_upload_attachment", task_comment_id="$c.task_comment_id", upload_from_file_path="~/docs/list.txt",
+             file_system_access_token="$token:file_system"),
+        call("todoist_upload_attachment", task_comment_id="$c.task_comment_id", upload_from_file_path="~/docs/list.txt",
+             file_system_access_token="$token:file_system", overwrite=True),
+        call("todoist_download_attachment", as_="bob", task_comment_id="$c.task_comment_id",
+             attachment_file_name="list.txt", file_system_access_token="$token:file_system"),
+        call("todoist_delete_attachment", task_comment_id="$c.task_comment_id", attachment_file_name="list.txt"),
+        call("todoist_delete_attachment", task_comment_id="$c.task_comment_id", attachment_file_name="list.txt"),
+        call("todoist_show_notifications", as_="bob", label="n"),
+        call("todoist_mark_notification", as_="bob", notification_id="$n.list.0.notification_id", read=True),
+        call("todoist_delete_notification", as_="bob", notification_id="$n.list.0.notification_id"),
+        call("todoist_delete_notification", as_="bob", notification_id="$n.list.0.notification_id"),
+        call("todoist_update_account_name", first_name="Ali"),
+        call("todoist_delete_account", as_="carol"),
+    ),
+]

@@ -74,3 +74,26 @@ SEQUENCES += [
         call("venmo_show_transactions"),
     ),
 ]
+
+SEQUENCES += [
+    sequence(
+        "venmo receipts, notifications and accounts",
+        call("venmo_add_payment_card", label="c", **CARD),
+        call("venmo_add_to_venmo_balance", label="b", amount=50, payment_card_id="$c.payment_card_id"),
+        call("venmo_download_bank_transfer_receipt", bank_transfer_id="$b.bank_transfer_id",
+             file_system_access_token="$token:file_system"),
+        call("venmo_create_transaction", label="t", receiver_email="bob@gmail.com", amount=20, description="Books"),
+        call("venmo_download_transaction_receipt", transaction_id="$t.transaction_id",
+             file_system_access_token="$token:file_system", download_to_file_path="~/receipts/books.txt"),
+        call("venmo_download_transaction_receipt", as_="bob", transaction_id="$t.transaction_id",
+             file_system_access_token="$token:file_system"),
+        call("venmo_download_transaction_receipt", as_="carol", transaction_id="$t.transaction_id",
+             file_system_access_token="$token:file_system"),
+        call("venmo_show_notifications", as_="bob", label="n"),
+        call("venmo_mark_notification", as_="bob", notification_id="$n.list.0.notification_id", read=True),
+        call("venmo_delete_notification", as_="bob", notification_id="$n.list.0.notification_id"),
+        call("venmo_delete_notification", notification_id="$n.list.0.notification_id"),
+        call("venmo_update_account_name", first_name="Ally"),
+        call("venmo_delete_account", as_="carol"),
+    ),
+]
