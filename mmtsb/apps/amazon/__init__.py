@@ -23,7 +23,7 @@ APP = App(
         "amazon.cart_entries": ("amazon.wish_list_entries", "amazon.carts"),
         "amazon.wish_list_entries": ("amazon.cart_entries",),
         # a review or a return updates the product's rating / the item's returned quantity
-        "amazon.product_reviews": ("amazon.products",),
+        "amazon.product_reviews": ("amazon.products", "amazon.sellers"),
         # deleting a question deletes its answers
         "amazon.product_questions": ("amazon.product_question_answers",),
         "amazon.returns": ("amazon.order_items", *MAIL_TABLES),
