@@ -255,7 +255,7 @@ def test_account_tools(session, world):
     assert "Not authenticated" in call_err(session, "file_system_delete_account").message
     call_ok(session, "file_system_login", username="ann@lee.com", password="secret1")
     call_ok(session, "file_system_delete_account")
-    assert not world.select(FILES, "user_id = ?", (ann,)) and not world.select(DIRS, "user_id = ?", (ann,))
+    assert not world.select(FILES, "user_id = ?", (ann,))   # AppWorld deletes the files (directory rows stay)
     assert "Invalid credentials" in call_err(session, "file_system_login", username="ann@lee.com",
                                              password="secret1").message
     assert "Not authenticated" in call_err(session, "file_system_show_account").message

@@ -24,14 +24,14 @@ def _attachment(world: World, comment_id: int, file_name: str) -> dict[str, Any]
 
 def _attach(world: World, comment_id: int, name: str, content: str, overwrite: bool) -> None:
     existing = world.select(ATTACHMENTS, "task_comment_id = ? AND file_name = ?", (comment_id, name))
-    if existing:
-        if not overwrite:
-            raise api_error(f"Task comment {comment_id} already has an attachment named {name!r}; "
-                            "pass overwrite=True to replace it.")
-        world.update(ATTACHMENTS, existing[0]["id"], {"file_content": content, "created_at": core.now(world)})
-        return
+    if existing and not overwrite:
+        raise api_error(f"Task comment {comment_id} already has an attachment named {name!r}; "
+                        "pass overwrite=True to replace it.")
+    # a replaced attachment is a new row (a new id), as in AppWorld: written before the old one goes
     core.insert(world, ATTACHMENTS, {"task_comment_id": comment_id, "file_name": name, "file_content": content,
                                      "created_at": core.now(world)})
+    for row in existing:
+        world.delete(ATTACHMENTS, row["id"])
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(COMMENTS, ATTACHMENTS))
