@@ -305,6 +305,7 @@ class Tree:
             row = self.dirs.pop(d, None)
             if row is not None:
                 removed += self.world.delete(DIRECTORIES, row["id"])
+                self.retired[DIRECTORIES] = max(self.retired.get(DIRECTORIES, 0), int(row["id"]))
         return removed
 
     def make_dirs(self, path: str) -> list[str]:

@@ -82,15 +82,13 @@ def user_brief(world: World, user_id: int | None) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------------------------------------- money
 def to_cents(value: float | int, field: str, *, allow_zero: bool = False) -> int:
-    """Dollars -> cents, rejecting negatives, non-numbers and fractions of a cent."""
+    """Dollars -> cents, rounded to the cent as AppWorld stores amounts, rejecting negatives and non-numbers."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise api_error(f"{field} must be a number.")
-    if value < 0 or (value == 0 and not allow_zero):
+    cents = int(round(round(value, 2) * 100))
+    if value < 0 or (cents == 0 and not allow_zero):
         raise api_error(f"{field} must be {'>= 0' if allow_zero else 'greater than 0'}; got {value}.")
-    scaled = value * 100
-    if abs(scaled - round(scaled)) > 1e-6 * max(1.0, abs(scaled)):
-        raise api_error(f"{field} must be a whole number of cents (at most 2 decimal places); got {value}.")
-    return int(round(scaled))
+    return cents
 
 
 def dollars(cents: int) -> float:

@@ -100,7 +100,7 @@ def splitwise_record_expense(world: World, description: str, paid_amount: float,
 
     Args:
         description: what the expense was for (at least 1 character).
-        paid_amount: the total paid, in dollars (> 0, at most 2 decimals).
+        paid_amount: the total paid, in dollars (> 0; rounded to the cent).
         payer_email: the email of the person who paid.
         debtor_emails: emails of everyone sharing the cost (may include the payer).
         debt_amounts: each debtor's part, same order and length as debtor_emails; they must add up to
@@ -164,7 +164,7 @@ def splitwise_update_expense(world: World, expense_id: int, description: str | N
     Args:
         expense_id: the expense's id.
         description: the new description (at least 1 character).
-        paid_amount: the new total in dollars (> 0, at most 2 decimals).
+        paid_amount: the new total in dollars (> 0; rounded to the cent).
         payer_email: the email of the new payer.
         debtor_emails: the new list of everyone sharing the cost (may include the payer).
         debt_amounts: each debtor's part for debtor_emails (requires debtor_emails; same length).

@@ -33,6 +33,10 @@ def resolve(value: Any, results: dict[str, Any], lookup: Any) -> Any:
     for kind in ("code", "token"):
         if isinstance(value, str) and value.startswith(f"${kind}:"):
             return lookup(kind, value.removeprefix(f"${kind}:"))
+    if isinstance(value, str) and value.startswith("$") and "|" in value:
+        # "$a.x|$a.y": the first that resolves (where the two sides name a result's field differently)
+        found = (resolve(v, results, lookup) for v in value.split("|"))
+        return next((v for v in found if v is not None), None)
     if isinstance(value, str) and value.startswith("$"):
         label, *path = value[1:].split(".")    # "$n.list.0.notification_id": a field of a listed item
         got: Any = results.get(label)

@@ -68,7 +68,7 @@ SEQUENCES += [
              file_system_access_token="$token:file_system"),
         call("gmail_show_draft", label="sd", draft_id="$d.draft_id"),
         call("gmail_remove_attachment_from_draft", draft_id="$d.draft_id",
-             attachment_id="$sd.attachments.0.attachment_id"),
+             attachment_id="$sd.attachments.0.attachment_id|$sd.attachments.0.id"),  # our catalog's name|AppWorld's
         call("gmail_upload_attachments_to_draft", draft_id="$d.draft_id", attachment_file_paths=["~/docs/plan.txt"],
              file_system_access_token="$token:file_system"),
         call("gmail_send_email", label="m", email_addresses=["bob@gmail.com"], subject="Plan", body="Attached.",
