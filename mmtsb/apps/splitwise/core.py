@@ -138,18 +138,22 @@ def new_invitation_code(world: World) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- records
-def involved_ids(record: dict[str, Any], *, is_expense: bool) -> set[int]:
-    """Everyone a record concerns: its creator and the people whose money it moves."""
+def involved_ids(world: World, record: dict[str, Any], *, is_expense: bool) -> set[int]:
+    """Everyone a record concerns: its creator and the people whose money it moves (an expense's payer and the
+    debtors of its current shares, as AppWorld's authorization counts them; the row's ``debtor_ids`` only for an
+    expense with no share rows. Like AppWorld, the row's ``debtor_ids``/``participant_ids`` are bookkeeping set
+    when it is recorded, which a later change of the split does not rewrite)."""
     ids = {record.get("user_id"), record.get("payer_id")}
     if is_expense:
-        ids |= set(record.get("participant_ids") or []) | set(record.get("debtor_ids") or [])
+        debtors = set(shares_of(world, record)) if record.get("id") is not None else set()
+        ids |= debtors or set(record.get("participant_ids") or []) | set(record.get("debtor_ids") or [])
     else:
         ids.add(record.get("receiver_id"))
     return {int(i) for i in ids if i is not None}
 
 
 def can_see(world: World, record: dict[str, Any], user_id: int, *, is_expense: bool) -> bool:
-    if user_id in involved_ids(record, is_expense=is_expense):
+    if user_id in involved_ids(world, record, is_expense=is_expense):
         return True
     group_id = record.get("group_id")
     return group_id is not None and is_member(world, group_id, user_id)

@@ -33,7 +33,7 @@ def friend_ids(world: World, user_id: int) -> set[int]:
         out |= {int(r["user_id"]) for r in world.select(MEMBERS, "group_id = ?", (gid,))}
     for key in (EXPENSES, PAYMENTS):
         for row in world.select(key):
-            ids = involved_ids(row, is_expense=key == EXPENSES)
+            ids = involved_ids(world, row, is_expense=key == EXPENSES)
             if user_id in ids:
                 out |= ids
     out.discard(user_id)
