@@ -69,6 +69,8 @@ class AccountApp:
     #: what the app removes before an account is deleted, and the tables that touches
     before_delete: Callable[[World], None] | None = None
     delete_tables: tuple[str, ...] = ()
+    #: tables whose rows of the account (``user_id``) go with it, as AppWorld's ``delete_account`` removes them
+    owned_tables: tuple[str, ...] = ()
     #: per tool (a name of :data:`KINDS`), where its wording differs from the standard one
     wording: Mapping[str, Wording] = field(default_factory=dict)
 
@@ -152,11 +154,12 @@ def _delete_account(namespace: dict[str, Any], a: AccountApp) -> None:
     def delete_account(world: World) -> dict[str, str]:
         if a.before_delete is not None:
             a.before_delete(world)
+        accounts.delete_owned_rows(world, a.app, a.owned_tables)
         return accounts.delete_account(world, a.app)
 
     _register(namespace, a, delete_account, "delete_account",
               f"Deletes the logged-in user's {a.title} account (and logs out).", {}, "{message}",
-              requires=a.authed, tables=(a.users, *a.delete_tables))
+              requires=a.authed, tables=(a.users, *a.delete_tables, *a.owned_tables))
 
 
 def _update_account_name(namespace: dict[str, Any], a: AccountApp) -> None:

@@ -106,7 +106,7 @@ def signup(world: World, app: str, first_name: str, last_name: str, identity: st
     user_id = world.insert(f"{app}.users", row)
     if not requires_verification(app):
         return {"message": "Account created."}
-    if not _has_inbox(world, identity):
+    if not has_gmail_account(world, identity):
         return {"message": f"Your {_title(app)} account is created. But the Gmail account for {identity} does not "
                            "exist, so the verification code cannot be sent to it. Please create one and then "
                            "verify your account."}
@@ -176,6 +176,16 @@ def update_account_name(world: World, app: str, first_name: str | None, last_nam
     return {"message": "Account name updated."}
 
 
+def delete_owned_rows(world: World, app: str, tables: tuple[str, ...]) -> None:
+    """Delete the logged-in account's rows (``user_id``) in ``tables``, the data AppWorld deletes with it."""
+    if not tables:
+        return
+    user = current_user(world, app)
+    for key in tables:
+        for row in world.select(key, "user_id = ?", (user["id"],)):
+            world.delete(key, row[world.table(key).primary_key])
+
+
 def delete_account(world: World, app: str) -> dict[str, str]:
     user = current_user(world, app)
     world.delete(f"{app}.users", user["id"])
@@ -193,8 +203,8 @@ def _code_for(world: World, app: str, identity: str, kind: str) -> str:
     return str(int(digest[:12], 16) % 900000 + 100000)
 
 
-def _has_inbox(world: World, email: str) -> bool:
-    """Whether Gmail has an account for the address (where mailed codes go)."""
+def has_gmail_account(world: World, email: str) -> bool:
+    """Whether Gmail has an account for the address (where mailed codes go; signup tells when it has none)."""
     return world.has_table("gmail.users") and bool(
         world.select("gmail.users", "lower(email) = lower(?)", (email,)))
 
@@ -223,7 +233,7 @@ def send_code(world: World, app: str, identity: str, kind: str) -> dict[str, str
         raise api_error(f"No {app} account with {identity_column(app)} {identity!r}.")
     if kind == "verify" and user.get("verified"):
         raise api_error("Account is already verified.")
-    if app != "phone" and not _has_inbox(world, identity):
+    if app != "phone" and not has_gmail_account(world, identity):
         raise api_error(f"The email account for {identity} does not exist, so the code cannot be sent.")
     _mail_code(world, app, user, kind)
     what = "verification code" if kind == "verify" else "password reset code"

@@ -41,6 +41,10 @@ def test_place_order_charges_the_cart_total_and_empties_it(session, world):
     assert shown["total_cost"] == cart["total_cost"] and shown["base_cost"] == 117.5
     assert shown["total_cost"] == round(shown["base_cost"] + shown["gift_wrap_fee"] - shown["discount"]
                                         + shown["tax"] + shown["delivery_fee"], 2)
+    # as AppWorld, the order confirmation is mailed with its receipt attached
+    (mail,) = [e for e in world.select("gmail.emails") if e["subject"] == "Amazon Order Confirmation"]
+    (receipt,) = world.select("gmail.attachments", "email_id = ?", (mail["id"],))
+    assert receipt["file_name"] == f"order_{order['id']}.txt" and str(order["id"]) in receipt["file_content"]
 
 
 def test_place_order_failures(session, world):
@@ -101,6 +105,9 @@ def test_returns(session, world):
     assert (order["discount"], order["tax"]) == (11.75, 10.87)
     assert ret["refund_amount"] == round((117.5 - 11.75 + 10.87) * 40 / 117.5, 2) == 39.7
     assert (ret["deliverer_name"], ret["quantity"], ret["status"]) == ("FedEx", 1, "awaiting pickup")
+    (label,) = [e for e in world.select("gmail.emails") if e["subject"] == "Amazon Return Initiated"]  # AppWorld's
+    assert world.select("gmail.attachments", "email_id = ?", (label["id"],))[0]["file_name"] == \
+        f"return_{order_id}_1_1.txt"
     call_ok(session, "amazon_initiate_return", order_id=order_id, product_id=4, deliverer_id=1, quantity=3)
     item = world.select("amazon.order_items", "order_id = ? AND product_id = 1", (order_id,))[0]
     assert item["returned_quantity"] == 1
@@ -140,8 +147,8 @@ def test_order_receipt_is_written_to_the_file_system(session, world):
     assert world.get("amazon.orders", order_id)["receipt_download_count"] == 3
     assert "file_system_access_token" in call_err(session, "amazon_download_order_receipt", order_id=order_id,
                                                   file_system_access_token="bogus").message
-    assert "absolute path" in call_err(session, "amazon_download_order_receipt", order_id=order_id,
-                                       file_system_access_token=token, download_to_file_path="receipts").message
+    assert "must have an extension" in call_err(session, "amazon_download_order_receipt", order_id=order_id,
+                                                file_system_access_token=token, download_to_file_path="receipts").message
 
 
 def test_prime_subscription_waives_delivery(session, world):
@@ -152,6 +159,10 @@ def test_prime_subscription_waives_delivery(session, world):
                                            duration="monthly").message
     sub = call_ok(session, "amazon_subscribe_prime", payment_card_id=MAIN_ID, duration="yearly")
     assert call_ok(session, "amazon_show_account")["is_prime"] is True
+    (mail,) = [e for e in world.select("gmail.emails") if e["subject"] == "Amazon Prime Subscription Confirmation"]
+    attachment = world.select("gmail.attachments", "email_id = ?", (mail["id"],))[0]
+    assert attachment["file_name"] == f"prime_subscription_{sub['prime_subscription_id']}.txt"
+    assert "Amazon Prime subscription receipt" in attachment["file_content"]
     assert "already have an active" in call_err(session, "amazon_subscribe_prime", payment_card_id=MAIN_ID,
                                                 duration="monthly").message
     subs = call_ok(session, "amazon_show_prime_subscriptions")

@@ -123,3 +123,31 @@ def test_existing_questions_from_the_catalogue(session, world):
     assert "does not exist in your account" in call_err(session, "amazon_update_product_question_answer",
                                                         question_answer_id=answers[0]["question_answer_id"],
                                                         answer="hijack").message
+
+
+def test_ratings_follow_reviews_up_to_the_seller_as_in_appworld(session, world):
+    """A product's rating is the average of its reviews (0 once none is left) and its seller's rating the average
+    of the seller's rated products, copied to each of them."""
+    pid = world.rows("amazon.products")[0]["id"]
+    for review in world.select("amazon.product_reviews", "product_id = ?", (pid,)):  # a product nobody reviewed yet
+        world.delete("amazon.product_reviews", review["id"])
+    seller = world.get("amazon.products", pid)["seller_id"]
+    rid = call_ok(session, "amazon_write_product_review", product_id=pid, rating=2)["product_review_id"]
+    assert world.get("amazon.products", pid)["rating"] == 2.0
+    rated = [p["rating"] for p in world.select("amazon.products", "seller_id = ?", (seller,)) if p["rating"] > 0]
+    expected = round(sum(rated) / len(rated), 1)
+    assert world.get("amazon.sellers", seller)["rating"] == expected
+    assert {p["seller_rating"] for p in world.select("amazon.products", "seller_id = ?", (seller,))} == {expected}
+    call_ok(session, "amazon_delete_product_review", review_id=rid)
+    assert world.get("amazon.products", pid)["rating"] == 0.0
+
+
+def test_a_wish_list_asks_no_more_than_the_stock(session, world):
+    """AppWorld refuses wish-list quantities above the units in stock."""
+    product = world.select("amazon.products", "inventory_quantity BETWEEN 1 AND 5")[0]
+    stock = product["inventory_quantity"]
+    assert "in stock" in call_err(session, "amazon_add_product_to_wish_list", product_id=product["id"],
+                                  quantity=stock + 1).message
+    call_ok(session, "amazon_add_product_to_wish_list", product_id=product["id"], quantity=1)
+    assert "in stock" in call_err(session, "amazon_update_product_quantity_in_wish_list", product_id=product["id"],
+                                  quantity=stock + 1).message

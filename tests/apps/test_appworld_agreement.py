@@ -38,9 +38,31 @@ def test_compare_counts_outcome_and_table_disagreements():
 
 @pytest.mark.skipif(appworld_python() is None, reason="AppWorld is not installed in its own environment "
                     "(MMTSB_APPWORLD_PYTHON or /work/appworld-venv; see benchmarks/appworld_agreement.py)")
-def test_agreement_with_appworld_meets_the_floor():
+def test_agreement_with_appworld_meets_the_target():
+    """Issue 14's target, per app: 98 % outcome agreement and 95 % table-change agreement."""
     agreement = measure(all_sequences(), appworld_python())
     assert not agreement.harness_errors
+    assert set(agreement.apps) == set(APPS)
     for name, a in agreement.apps.items():
-        assert a.outcome >= 0.90, (name, a.disagreements)
-        assert a.tables >= 0.66, (name, a.disagreements)
+        assert a.outcome >= 0.98, (name, a.disagreements)
+        assert a.tables >= 0.95, (name, a.disagreements)
+
+
+def test_references_resolve_nested_paths_alternatives_codes_and_tokens():
+    """``$label.path`` walks lists and dicts, ``a|b`` takes the first that resolves, and ``$code:``/``$token:``
+    ask the side (each side resolves against its own ids, codes and tokens)."""
+    from mmtsb.testing.appworld.appworld_side import resolve
+
+    results = {"n": {"list": [{"notification_id": 7}]}, "d": {"attachments": [{"id": 3}]}}
+    asked = []
+
+    def lookup(kind, arg):
+        asked.append((kind, arg))
+        return f"{kind}-{arg}"
+
+    assert resolve("$n.list.0.notification_id", results, lookup) == 7
+    assert resolve("$n.list.5.notification_id", results, lookup) is None
+    assert resolve("$d.attachments.0.attachment_id|$d.attachments.0.id", results, lookup) == 3
+    assert resolve({"t": ["$token:file_system", "$code:a@b.c"]}, results, lookup) == {
+        "t": ["token-file_system", "code-a@b.c"]}
+    assert asked == [("token", "file_system"), ("code", "a@b.c")]

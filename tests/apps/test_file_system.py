@@ -46,7 +46,7 @@ def test_create_show_update_delete_file(session, world):
     assert call_ok(session, "file_system_file_exists", file_path="~/documents/todo.txt") == {"exists": True}
     assert "must have an extension" in call_err(session, "file_system_file_exists", file_path="~/documents/").message
     call_ok(session, "file_system_create_file", file_path="~/documents/todo.txt", content="new", overwrite=True)
-    assert _file(world, out["file_path"])["content"] == "new" and _file(world, out["file_path"])["id"] == row["id"]
+    assert _file(world, out["file_path"])["content"] == "new" and _file(world, out["file_path"])["id"] > row["id"]
     call_ok(session, "file_system_delete_file", file_path="~/documents/todo.txt")
     assert _file(world, out["file_path"]) is None
     assert call_ok(session, "file_system_file_exists", file_path="~/documents/todo.txt") == {"exists": False}
@@ -57,7 +57,7 @@ def test_file_failures(session, world):
     assert "already exists" in call_err(session, "file_system_create_file", file_path="~/a.txt").message
     call_ok(session, "file_system_create_file", file_path="~/nope/deeper/a.txt")  # parents made, as AppWorld
     assert call_ok(session, "file_system_directory_exists", directory_path="~/nope/deeper") == {"exists": True}
-    assert "absolute path" in call_err(session, "file_system_create_file", file_path="a.txt").message
+    assert call_ok(session, "file_system_create_file", file_path="a.txt")["file_path"] == "/a.txt"  # from the root
     assert "extension" in call_err(session, "file_system_create_file", file_path="~/photos").message
     assert "does not exist" in call_err(session, "file_system_show_file", file_path="~/missing.txt").message
     assert "must have an extension" in call_err(session, "file_system_show_file", file_path="~/photos/").message
@@ -120,7 +120,7 @@ def test_create_directory_rules(session, world):
     assert call_ok(session, "file_system_directory_exists", directory_path="/home/") == {"exists": True}
     assert call_ok(session, "file_system_directory_exists", directory_path="~/a/b") == {"exists": True}
     assert call_ok(session, "file_system_directory_exists", directory_path="~/zzz") == {"exists": False}
-    assert "absolute path" in call_err(session, "file_system_directory_exists", directory_path="docs").message
+    assert call_ok(session, "file_system_directory_exists", directory_path="srv/data") == {"exists": True}
 
 
 def test_show_directory_filters(tree):
@@ -190,14 +190,15 @@ def test_compress_and_decompress(tree, world):
     assert "overwrite" in call_err(session, "file_system_decompress_file", compressed_file_path="~/trips.zip").message
     out = call_ok(session, "file_system_decompress_file", compressed_file_path="~/documents/trips.tar",
                   decompressed_directory_path="~/restored", retain_dates=False, delete_compressed_file=True)
-    assert out["decompressed_directory_path"] == f"{HOME}/restored/"
-    assert _file(world, f"{HOME}/restored/plan.txt")["created_at"] == world.clock.now_str()
+    assert out["decompressed_directory_path"] == f"{HOME}/restored/"   # the archived directory goes inside it
+    assert _file(world, f"{HOME}/restored/trips/plan.txt")["created_at"] == world.clock.now_str()
+    assert _dir(world, f"{HOME}/restored/trips/rome/")
     assert _file(world, f"{HOME}/documents/trips.tar") is None
     call_ok(session, "file_system_create_file", file_path="~/plain.zip", content="not an archive")
     assert "no archived entries" in call_err(session, "file_system_decompress_file",
                                              compressed_file_path="~/plain.zip").message
     assert ".zip or .tar" in call_err(session, "file_system_decompress_file",
-                                      compressed_file_path="~/restored/plan.txt").message
+                                      compressed_file_path="~/restored/trips/plan.txt").message
 
 
 def test_trees_are_per_user(session, world):
@@ -237,20 +238,24 @@ def test_account_tools(session, world):
     assert "No file_system account" in call_err(session, "file_system_send_password_reset_code",
                                                 email="ghost@x.com").message
     call_ok(session, "file_system_login", username="ann@lee.com", password="secret1")
-    assert call_ok(session, "file_system_show_directory", directory_path="~") == [
-        "/home/ann/documents/", "/home/ann/downloads/", "/home/ann/photos/"]
+    ann = world.select("file_system.users", "email = ?", ("ann@lee.com",))[0]["id"]
+    assert call_ok(session, "file_system_show_directory", directory_path="~") == []   # no folders at signup
+    assert not world.select(DIRS, "user_id = ?", (ann,))
     call_ok(session, "file_system_update_account_name", first_name="Anne")
     assert call_ok(session, "file_system_show_account")["first_name"] == "Anne"
     assert "first_name" in call_err(session, "file_system_update_account_name", first_name="").message
     call_ok(session, "file_system_create_file", file_path="~/documents/cv.txt", content="cv")
+    # the first write gives rows to every missing directory up to the root, as AppWorld's create_directory does
+    # (~ follows the first name, now Anne, as AppWorld's home_directory_path does)
+    assert sorted(d["path"] for d in world.select(DIRS, "user_id = ?", (ann,))) == [
+        "/", "/home/", "/home/anne/", "/home/anne/documents/"]
     call_ok(session, "file_system_logout")
     assert "Not authenticated" in call_err(session, "file_system_show_directory").message
     assert "Not authenticated" in call_err(session, "file_system_logout").message
     assert "Not authenticated" in call_err(session, "file_system_delete_account").message
     call_ok(session, "file_system_login", username="ann@lee.com", password="secret1")
-    ann = world.select("file_system.users", "email = ?", ("ann@lee.com",))[0]["id"]
     call_ok(session, "file_system_delete_account")
-    assert not world.select(FILES, "user_id = ?", (ann,)) and not world.select(DIRS, "user_id = ?", (ann,))
+    assert not world.select(FILES, "user_id = ?", (ann,))   # AppWorld deletes the files (directory rows stay)
     assert "Invalid credentials" in call_err(session, "file_system_login", username="ann@lee.com",
                                              password="secret1").message
     assert "Not authenticated" in call_err(session, "file_system_show_account").message
@@ -288,3 +293,28 @@ def test_path_rules_as_appworld(session, world):
                                                     directory_path="~/v1.2").message
     assert "double slashes" in call_err(session, "file_system_show_directory", directory_path="//").message
     assert world.diff(before).empty
+
+
+def test_appworld_directory_creation_and_archives(tree, world):
+    """As AppWorld: copies and moves create missing destination directories, a directory without files cannot be
+    archived, and extracting recreates the archived directory inside the target (merging into what is there)."""
+    session = tree
+    call_ok(session, "file_system_copy_file", source_file_path="~/trips/plan.txt",
+            destination_file_path="~/backup/2026/plan.txt")
+    assert _dir(world, f"{HOME}/backup/") and _dir(world, f"{HOME}/backup/2026/")
+    call_ok(session, "file_system_move_directory", source_directory_path="~/trips/rome",
+            destination_directory_path="~/archive/italy/rome")
+    assert _file(world, f"{HOME}/archive/italy/rome/hotel.txt")["content"] == "Hotel Roma"
+    call_ok(session, "file_system_create_directory", directory_path="~/empty")
+    before = world.snapshot()
+    assert "No files found" in call_err(session, "file_system_compress_directory", directory_path="~/empty").message
+    assert world.diff(before).empty
+    call_ok(session, "file_system_compress_directory", directory_path="~/archive", compressed_file_path="~/zips/a.zip")
+    assert _file(world, f"{HOME}/zips/a.zip")       # the archive's directory was made
+    out = call_ok(session, "file_system_decompress_file", compressed_file_path="~/zips/a.zip")
+    assert out["decompressed_directory_path"] == f"{HOME}/zips/"
+    assert _file(world, f"{HOME}/zips/archive/italy/rome/hotel.txt")["content"] == "Hotel Roma"
+    assert "overwrite" in call_err(session, "file_system_decompress_file", compressed_file_path="~/zips/a.zip").message
+    call_ok(session, "file_system_update_file", file_path="~/zips/archive/italy/rome/hotel.txt", content="edited")
+    call_ok(session, "file_system_decompress_file", compressed_file_path="~/zips/a.zip", overwrite=True)
+    assert _file(world, f"{HOME}/zips/archive/italy/rome/hotel.txt")["content"] == "Hotel Roma"

@@ -192,7 +192,7 @@ def test_attachments_upload_remove_send_download(session, world, token, report_f
                                                           file_system_access_token="wrong").message
     assert "No file exists" in call_err(session, "gmail_upload_attachments_to_draft", draft_id=did,
                                         attachment_file_paths=["~/missing.pdf"], file_system_access_token=token).message
-    assert "absolute path" in call_err(session, "gmail_upload_attachments_to_draft", draft_id=did,
+    assert "does not exist" in call_err(session, "gmail_upload_attachments_to_draft", draft_id=did,
                                        attachment_file_paths=["report.txt"], file_system_access_token=token).message
     assert call_ok(session, "gmail_show_drafts", attachment=True)[0]["draft_id"] == did
     sent = call_ok(session, "gmail_send_email_from_draft", draft_id=did, file_system_access_token=token)

@@ -13,12 +13,13 @@ def _number(world, uid):
 
 
 def _put(world, kind: Kind, sender, receiver, message, at):
-    """A message sent at a given time (the episode clock is frozen, so tests date rows themselves)."""
+    """A message sent at a given time (the episode clock is frozen, so tests date rows themselves); returns the
+    id of the main user's copy (the id the main user's tools use)."""
     gid = world.insert(kind.global_table, {"sender_id": sender, "receiver_id": receiver, "message": message,
                                            "created_at": at})
-    for uid in (sender, receiver):
-        world.insert(kind.user_table, {"user_id": uid, kind.link: gid, "created_at": at})
-    return gid
+    copies = {uid: world.insert(kind.user_table, {"user_id": uid, kind.link: gid, "created_at": at})
+              for uid in (sender, receiver)}
+    return copies[MAIN_ID]
 
 
 @pytest.fixture
@@ -40,9 +41,25 @@ def test_send_show_and_receiver_copy(session, world):
     assert shown["message"] == "See you at 5" and shown["sent_at"] == "2026-04-16T23:51:15"
     assert shown["receiver"]["name"] == "Alexander Riddle" and shown["receiver"]["contact_id"] is not None
     assert shown["sender"]["phone_number"] == _number(world, MAIN_ID)
-    # the receiver sees it too, under their own login
+    assert world.get("phone.user_text_messages", tid)["user_id"] == MAIN_ID   # the id of the sender's copy
+    # the receiver sees it too, under their own login and through their own copy's id (as in AppWorld)
     call_ok(session, "phone_login", username=number, password=world.get("phone.users", RIDDLE)["password"])
-    assert call_ok(session, "messages_search_text_messages")[0]["text_message_id"] == tid
+    theirs = call_ok(session, "messages_search_text_messages")[0]
+    assert theirs["message"] == "See you at 5" and theirs["text_message_id"] != tid
+    assert call_ok(session, "messages_show_text_message", text_message_id=theirs["text_message_id"])["message"] == \
+        "See you at 5"
+    err = call_err(session, "messages_show_text_message", text_message_id=tid)
+    assert "does not belong to you" in err.message
+    assert "does not belong to you" in call_err(session, "messages_delete_text_message", text_message_id=tid).message
+
+
+def test_texting_your_own_number_keeps_one_copy(session, world):
+    """AppWorld lets a user text themselves: one global message, one copy."""
+    out = call_ok(session, "messages_send_text_message", phone_number=_number(world, MAIN_ID), message="Buy milk")
+    copies = world.select("phone.user_text_messages", "user_id = ?", (MAIN_ID,))
+    assert [c["id"] for c in copies] == [out["text_message_id"]]
+    shown = call_ok(session, "messages_show_text_message", text_message_id=out["text_message_id"])
+    assert shown["sender"]["phone_number"] == shown["receiver"]["phone_number"] == _number(world, MAIN_ID)
 
 
 def test_window_pagination(session, world, history):
@@ -82,9 +99,10 @@ def test_search_ranking_filters_and_sorting(session, world, history):
 
 def test_delete_removes_only_my_copy(session, world, history):
     tid = history[0]
+    gid = world.get("phone.user_text_messages", tid)["global_text_message_id"]
     call_ok(session, "messages_delete_text_message", text_message_id=tid)
-    assert world.get("phone.global_text_messages", tid) is not None
-    copies = world.select("phone.user_text_messages", "global_text_message_id = ?", (tid,))
+    assert world.get("phone.global_text_messages", gid) is not None
+    copies = world.select("phone.user_text_messages", "global_text_message_id = ?", (gid,))
     assert [c["user_id"] for c in copies] == [RIDDLE]
     assert "does not exist" in call_err(session, "messages_show_text_message", text_message_id=tid).message
     assert "does not exist" in call_err(session, "messages_delete_text_message", text_message_id=tid).message
@@ -94,8 +112,6 @@ def test_send_errors(session, world):
     before = world.snapshot()
     err = call_err(session, "messages_send_text_message", phone_number="999-000-1111", message="hi")
     assert "999-000-1111" in err.message and "No phone user" in err.message
-    assert "own number" in call_err(session, "messages_send_text_message", phone_number=_number(world, MAIN_ID),
-                                    message="hi").message
     assert "at least 1 character" in call_err(session, "messages_send_text_message",
                                               phone_number=_number(world, RIDDLE), message="  ").message
     assert "message" in call_err(session, "messages_send_text_message", phone_number="1").message

@@ -83,6 +83,19 @@ def test_titles_are_unique_and_tags_not_blank(session, world):
     other = call_ok(session, "simple_note_create_note", title="Other", content="b")["note_id"]
     assert "already exists" in call_err(session, "simple_note_update_note", note_id=other, title="Plan").message
     call_ok(session, "simple_note_update_note", note_id=first, title="Plan", content="same title is fine")
+    # AppWorld's update_note stores tags as given (only create_note refuses a blank one)
+    call_ok(session, "simple_note_update_note", note_id=first, tags=["trip", " "])
+    assert world.get("simple_note.notes", first)["tags"] == ["trip", " "]
+
+
+def test_deleting_the_account_deletes_its_notes(session, world):
+    """As AppWorld's delete_account: the account's notes go with it; other people's stay."""
+    mine = call_ok(session, "simple_note_create_note", title="Mine", content="x")["note_id"]
+    owner = world.get("simple_note.notes", mine)["user_id"]
+    others = len(world.select("simple_note.notes", "user_id != ?", (owner,)))
+    call_ok(session, "simple_note_delete_account")
+    assert not world.select("simple_note.notes", "user_id = ?", (owner,))
+    assert len(world.select("simple_note.notes", "user_id != ?", (owner,))) == others
 
 
 def test_sort_by_pinned_and_sort_prefix(session):

@@ -82,7 +82,7 @@ def test_record_failures_write_nothing(session, world):
     cases = [
         (dict(description="", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[b]), "description"),
         (dict(description="x", paid_amount=0, payer_email=MAIN_EMAIL, debtor_emails=[b]), "paid_amount"),
-        (dict(description="x", paid_amount=1.234, payer_email=MAIN_EMAIL, debtor_emails=[b]), "cents"),
+        (dict(description="x", paid_amount=0.004, payer_email=MAIN_EMAIL, debtor_emails=[b]), "greater than 0"),
         (dict(description="x", paid_amount=10, payer_email="ghost@x.com", debtor_emails=[b]), "payer_email"),
         (dict(description="x", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[]), "debtor_emails"),
         (dict(description="x", paid_amount=10, payer_email=MAIN_EMAIL, debtor_emails=[MAIN_EMAIL]), "other than"),
@@ -132,7 +132,11 @@ def test_update_delete_undelete(session, world):
                                                     debtor_emails=[b], debt_amounts=[20]).message
     call_ok(session, "splitwise_update_expense", expense_id=eid, debtor_emails=[MAIN_EMAIL, b], debt_amounts=[25, 20])
     assert shares(world, eid) == {3: 20.0}
-    assert world.get(EXPENSES, eid)["participant_ids"] == [MAIN_ID, 3]
+    # as in AppWorld the row's bookkeeping is not rewritten for a new split; who takes part follows the shares
+    assert world.get(EXPENSES, eid)["participant_ids"] == [MAIN_ID, 3, 4]
+    device.login(world, "splitwise", c)
+    assert "does not exist" in call_err(session, "splitwise_show_expense", expense_id=eid).message
+    device.login(world, "splitwise", MAIN_EMAIL)
     call_ok(session, "splitwise_update_expense", expense_id=eid, payer_email=b, description="Cab home")
     row = world.get(EXPENSES, eid)
     assert (row["payer_id"], row["description"]) == (3, "Cab home") and shares(world, eid) == {MAIN_ID: 22.5}
@@ -246,3 +250,11 @@ def test_expense_comments(session, world):
     call_ok(session, "splitwise_delete_expense_comment", comment_id=cid)
     assert "does not exist" in call_err(session, "splitwise_show_expense_comment", comment_id=cid).message
     assert "does not exist" in call_err(session, "splitwise_show_expense_comments", expense_id=999).message
+
+
+def test_amounts_are_rounded_to_the_cent_as_in_appworld(session, world):
+    b = world.select("splitwise.users", "id != ?", (MAIN_ID,))[0]["email"]
+    eid = call_ok(session, "splitwise_record_expense", description="Odd", paid_amount=12.345, payer_email=MAIN_EMAIL,
+                  debtor_emails=[MAIN_EMAIL, b])["expense_id"]
+    assert world.get("splitwise.expenses", eid)["amount"] == round(12.345, 2)
+

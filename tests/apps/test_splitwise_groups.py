@@ -84,6 +84,27 @@ def test_delete_and_undelete(session, world):
     assert "not deleted" in call_err(session, "splitwise_undelete_group", group_id=gid).message
 
 
+def test_deleting_a_group_deletes_its_records_and_restoring_restores_them(session, world):
+    """As AppWorld's delete_group / undelete_group: every expense and payment of the group is marked deleted, and
+    all of them come back with the group (also one deleted on its own before)."""
+    b = email_of(world, 5)
+    gid = call_ok(session, "splitwise_create_group", name="Trip", member_emails=[b])["group_id"]
+    kept = call_ok(session, "splitwise_record_expense", description="Hotel", paid_amount=100, payer_email=MAIN_EMAIL,
+                   debtor_emails=[MAIN_EMAIL, b], group_id=gid)["expense_id"]
+    gone = call_ok(session, "splitwise_record_expense", description="Taxi", paid_amount=10, payer_email=MAIN_EMAIL,
+                   debtor_emails=[b], group_id=gid)["expense_id"]
+    paid = call_ok(session, "splitwise_record_payment", payer_email=b, receiver_email=MAIN_EMAIL, amount=5,
+                   group_id=gid)["payment_id"]
+    call_ok(session, "splitwise_delete_expense", expense_id=gone)
+    call_ok(session, "splitwise_update_group", group_id=gid, description="Summer")
+    assert world.select("splitwise.notifications", "type = ?", ("group_updated",))   # the other member is told
+    call_ok(session, "splitwise_delete_group", group_id=gid)
+    assert world.get("splitwise.expenses", kept)["deleted"] is True and world.get("splitwise.payments", paid)["deleted"]
+    call_ok(session, "splitwise_undelete_group", group_id=gid)
+    assert not any(world.get("splitwise.expenses", e)["deleted"] for e in (kept, gone))
+    assert world.get("splitwise.payments", paid)["deleted"] is False
+
+
 def test_members_codes_and_leaving(session, world):
     gid = call_ok(session, "splitwise_create_group", name="Team lunch", member_emails=[])["group_id"]
     c = email_of(world, 9)
@@ -93,14 +114,14 @@ def test_members_codes_and_leaving(session, world):
                                           user_email=c).message
     assert "No Splitwise user" in call_err(session, "splitwise_add_member_to_group", group_id=gid,
                                            user_email="ghost@x.com").message
-    # an open balance blocks removing a member until they settle up
-    call_ok(session, "splitwise_record_expense", description="Sandwiches", paid_amount=20, payer_email=MAIN_EMAIL,
-            debtor_emails=[MAIN_EMAIL, c], group_id=gid)
-    assert "settle up" in call_err(session, "splitwise_remove_member_from_group", group_id=gid, user_email=c).message
-    assert "settle up" in call_err(session, "splitwise_exit_group", group_id=gid).message
-    call_ok(session, "splitwise_settle_up", email=c, group_id=gid)
+    # as in AppWorld an open balance does not block removing a member (it stays as it is)
+    eid = call_ok(session, "splitwise_record_expense", description="Sandwiches", paid_amount=20,
+                  payer_email=MAIN_EMAIL, debtor_emails=[MAIN_EMAIL, c], group_id=gid)["expense_id"]
     call_ok(session, "splitwise_remove_member_from_group", group_id=gid, user_email=c)
-    assert 9 not in member_ids(world, gid)
+    assert 9 not in member_ids(world, gid) and world.get("splitwise.expenses", eid)["deleted"] is False
+    # the actor and the remaining members hear of it, the removed one does not
+    notes = world.select("splitwise.notifications", "type = ?", ("group_member_removed",))
+    assert [n["user_id"] for n in notes] == [member_ids(world, gid)[0]]
     assert "not a member" in call_err(session, "splitwise_remove_member_from_group", group_id=gid,
                                       user_email=c).message
     assert "splitwise_exit_group" in call_err(session, "splitwise_remove_member_from_group", group_id=gid,

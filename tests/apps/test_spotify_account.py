@@ -123,7 +123,13 @@ def test_premium_subscription_and_receipt(session, world):
     assert subs[0]["start_date"] == "2026-05-17T23:51:15" and subs[0]["end_date"] == "2027-05-17T23:51:15"
     assert subs[0]["paid_amount"] == 100.0 and subs[0]["payment_card_digits"] == str(card["card_number"])[-4:]
     assert call_ok(session, "spotify_show_account")["is_premium"] is True
-    assert world.get("spotify.users", MAIN_ID)["is_premium"] is True
+    # Premium follows the subscriptions (the account row is not written, as AppWorld's has no such flag), and each
+    # purchase mails its receipt, as in AppWorld
+    assert world.get("spotify.users", MAIN_ID)["is_premium"] is False
+    mails = [e for e in world.select("gmail.emails") if e["subject"] == "Spotify Premium Subscription Confirmation"]
+    assert len(mails) == 2
+    assert world.select("gmail.attachments", "email_id = ?", (mails[0]["id"],))[0]["file_name"] == \
+        f"premium_subscription_{first}.txt"
     assert "page_index" in call_err(session, "spotify_show_premium_subscriptions", page_index=-1).message
 
     token = world.get("main.auth_sessions", "file_system")["access_token"]

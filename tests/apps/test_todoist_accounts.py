@@ -73,18 +73,26 @@ def test_search_users(session, world):
 
 
 def test_notifications(session, world):
+    """Changes to a shared project notify its other members (as in AppWorld); an invite only comes by email."""
     other = world.get("todoist.users", OTHER_ID)["email"]
     device.login(world, "todoist", other)
     pid = ok(session, "todoist_create_project", name="Team")["project_id"]
-    ok(session, "todoist_send_project_invite", project_id=pid, email=MAIN_EMAIL)
+    code = ok(session, "todoist_send_project_invite", project_id=pid, email=MAIN_EMAIL)["invite_code"]
     pid2 = ok(session, "todoist_create_project", name="Team 2")["project_id"]
-    ok(session, "todoist_send_project_invite", project_id=pid2, email=MAIN_EMAIL)
+    code2 = ok(session, "todoist_send_project_invite", project_id=pid2, email=MAIN_EMAIL)["invite_code"]
+    device.login(world, "todoist", MAIN_EMAIL)
+    assert ok(session, "todoist_show_notifications_count") == {"notifications_count": 0}
+    ok(session, "todoist_accept_project_invite", invite_code=code)
+    ok(session, "todoist_accept_project_invite", invite_code=code2)
+    device.login(world, "todoist", other)
+    ok(session, "todoist_create_task", project_id=pid, title="Agenda")
+    ok(session, "todoist_create_section", project_id=pid2, name="Later")
     device.login(world, "todoist", MAIN_EMAIL)
 
     assert ok(session, "todoist_show_notifications_count") == {"notifications_count": 2}
     listed = ok(session, "todoist_show_notifications")
     assert [n["data"]["project_id"] for n in listed] == [pid2, pid]  # newest first
-    assert listed[0]["read"] is False and listed[0]["type"] == "project_invite"
+    assert listed[0]["read"] is False and [n["type"] for n in listed] == ["project_updated", "task_added"]
     ok(session, "todoist_mark_notification", notification_id=listed[0]["notification_id"], read=True)
     assert ok(session, "todoist_show_notifications_count", read=False) == {"notifications_count": 1}
     assert [n["read"] for n in ok(session, "todoist_show_notifications", read=True)] == [True]

@@ -146,7 +146,7 @@ def test_attachment_errors(session, task, fs_token):
     assert "does not exist" in err(session, "todoist_post_task_comment", task_id=task, content="x",
                                    attachment_file_paths=["~/missing.txt"],
                                    file_system_access_token=fs_token).message
-    assert "absolute path" in err(session, "todoist_post_task_comment", task_id=task, content="x",
+    assert "does not exist" in err(session, "todoist_post_task_comment", task_id=task, content="x",
                                   attachment_file_paths=["documents/report.txt"],
                                   file_system_access_token=fs_token).message
     cid = ok(session, "todoist_post_task_comment", task_id=task, content="x")["task_comment_id"]

@@ -135,13 +135,14 @@ def test_invite_accept_collaborate_and_leave(session, world):
     other = other_email(world)
     sent = ok(session, "todoist_send_project_invite", project_id=pid, email=other)
     code = sent["invite_code"]
+    mails = len(world.select("gmail.emails"))
     again = ok(session, "todoist_send_project_invite", project_id=pid, email=other)
-    assert again["invite_code"] == code and "pending" in again["message"]
+    assert again["invite_code"] == code and len(world.select("gmail.emails")) == mails + 1  # the code, mailed again
+    assert len(world.select("todoist.project_invites")) == 1
     assert "another email" in err(session, "todoist_accept_project_invite", invite_code=code).message
 
     act_as(world, other)
-    notes = ok(session, "todoist_show_notifications")
-    assert notes[0]["type"] == "project_invite" and notes[0]["data"]["invite_code"] == code
+    assert ok(session, "todoist_show_notifications") == []     # an invite comes by email only, as in AppWorld
     assert "does not exist" in err(session, "todoist_show_project", project_id=pid).message
     joined = ok(session, "todoist_accept_project_invite", invite_code=code)
     assert joined["project_id"] == pid
@@ -154,9 +155,12 @@ def test_invite_accept_collaborate_and_leave(session, world):
     tid = ok(session, "todoist_create_task", project_id=pid, title="Joint task")["task_id"]
 
     act_as(world, MAIN_EMAIL)
-    assert ok(session, "todoist_show_notifications")[0]["type"] == "project_invite_accepted"
+    assert [n["type"] for n in ok(session, "todoist_show_notifications")] == ["task_added", "collaborator_joined"]
     ok(session, "todoist_assign_or_unassign_task", task_id=tid, assignee_email=other)
     ok(session, "todoist_remove_collaborator_from_project", project_id=pid, email=other)
+    act_as(world, other)   # the removed collaborator is not notified
+    assert [n["type"] for n in ok(session, "todoist_show_notifications")] == ["task_assigned"]
+    act_as(world, MAIN_EMAIL)
     assert world.get("todoist.tasks", tid)["assignee_id"] is None  # unassigned on removal
     assert "not a collaborator" in err(session, "todoist_remove_collaborator_from_project", project_id=pid,
                                             email=other).message
@@ -169,7 +173,9 @@ def test_invite_errors_and_cancel(session, world):
     assert "already collaborates" in err(session, "todoist_send_project_invite", project_id=pid,
                                               email=MAIN_EMAIL).message
     assert "valid email" in err(session, "todoist_send_project_invite", project_id=pid, email="nope").message
-    code = ok(session, "todoist_send_project_invite", project_id=pid, email="stranger@example.com")["invite_code"]
+    assert "No Todoist user" in err(session, "todoist_send_project_invite", project_id=pid,
+                                    email="stranger@example.com").message   # AppWorld invites Todoist users only
+    code = ok(session, "todoist_send_project_invite", project_id=pid, email=other_email(world))["invite_code"]
     assert "another email" in err(session, "todoist_accept_project_invite", invite_code=code).message
     assert ok(session, "todoist_delete_project_invite", invite_code=code)["message"] == "Invite cancelled."
     assert "No project invite" in err(session, "todoist_delete_project_invite", invite_code=code).message
@@ -179,6 +185,23 @@ def test_invite_errors_and_cancel(session, world):
     act_as(world, other)  # an invitee cannot delete (decline) the invite: only its inviter can, as in AppWorld
     assert "not the inviter" in err(session, "todoist_delete_project_invite", invite_code=code).message
     assert len(world.select("todoist.project_invites")) == 1
+
+
+def test_sections_are_unique_per_project_and_inbox_is_made_on_first_use(session, world):
+    pid = ok(session, "todoist_create_project", name="Move")["project_id"]
+    sid = ok(session, "todoist_create_section", project_id=pid, name="Packing")["section_id"]
+    assert "section named" in err(session, "todoist_create_section", project_id=pid, name="Packing").message
+    other = ok(session, "todoist_create_section", project_id=pid, name="Boxes")["section_id"]
+    assert "section named" in err(session, "todoist_update_section", section_id=other, name="Packing").message
+    ok(session, "todoist_update_section", section_id=sid, name="Packing", order_index=1)
+    # an account signed up without a Gmail inbox gets no Inbox at signup; project 0 makes it (AppWorld)
+    ok(session, "todoist_signup", first_name="Dan", last_name="Hill", email="dan@nowhere.org", password="dan-pw1")
+    dan = world.select("todoist.users", "email = ?", ("dan@nowhere.org",))[0]
+    assert not world.select("todoist.projects", "user_id = ?", (dan["id"],))
+    world.update("todoist.users", dan["id"], {"verified": True})
+    act_as(world, "dan@nowhere.org")
+    assert ok(session, "todoist_show_project", project_id=0)["is_inbox"] is True
+    assert len(world.select("todoist.projects", "user_id = ?", (dan["id"],))) == 1
 
 
 def test_project_names_are_unique_per_owner(session, world):

@@ -48,6 +48,10 @@ def test_balance_and_bank_transfers(session, world):
     row = world.get("venmo.bank_transfers", out["bank_transfer_id"])
     assert row["transfer_type"] == "venmo_to_card" and row["amount"] == 50.0 and row["payment_card_digits"] == (
         world.get("venmo.payment_cards", CARD)["card_number"][-4:])
+    # as AppWorld, each transfer is confirmed by email with its receipt attached
+    mails = [e for e in world.select("gmail.emails") if e["subject"].startswith("Money Transferred")]
+    assert [world.select("gmail.attachments", "email_id = ?", (m["id"],))[0]["file_name"] for m in mails] == [
+        f"transfer_{top['bank_transfer_id']}.txt", f"transfer_{out['bank_transfer_id']}.txt"]
     history = call_ok(session, "venmo_show_bank_transfer_history")
     assert [h["bank_transfer_id"] for h in history] == [out["bank_transfer_id"], top["bank_transfer_id"]]
     assert [h["transfer_type"] for h in call_ok(session, "venmo_show_bank_transfer_history",
@@ -281,9 +285,9 @@ def test_likes_comments_and_feed(session, world, friend):
     assert "already liked" in call_err(session, "venmo_like_transaction_comment", comment_id=cid).message
     call_ok(session, "venmo_unlike_transaction_comment", comment_id=cid)
     assert "not liked" in call_err(session, "venmo_unlike_transaction_comment", comment_id=cid).message
-    parties = {world.get(TXNS, tid)["sender_id"], world.get(TXNS, tid)["receiver_id"]}
-    told = {n["user_id"] for n in world.select("venmo.notifications", "type = 'transaction_commented'")}
-    assert told == parties
+    # as in AppWorld, likes and comments notify nobody
+    assert not world.select("venmo.notifications", "type IN ('transaction_commented', 'transaction_liked', "
+                                                   "'comment_liked')")
 
     _login_as(session, world, friend["id"])
     call_ok(session, "venmo_like_transaction_comment", comment_id=cid)

@@ -32,7 +32,7 @@ def require_entry(world: World, key: str, user_id: int, product_id: int) -> dict
 
 
 def check_stock(p: dict[str, Any], quantity: int) -> None:
-    """A cart can hold at most the units in stock."""
+    """A cart (and, as in AppWorld, a wish list) asks at most the units in stock."""
     stock = p.get("inventory_quantity")
     if stock is not None and quantity > stock:
         if stock <= 0:

@@ -34,7 +34,9 @@ def _new_account_defaults(world: World, email: str) -> None:
 # amazon_reset_password and amazon_show_profile (each tool taking an email checks its form first):
 add_account_tools(globals(), AccountApp(
     APP, "Amazon", article="an", check_emails=True, columns=("track_browsing_history", "verified"),
-    details=_account_details, detail_fields=("is_prime",), after_signup=_new_account_defaults, wording={
+    details=_account_details, detail_fields=("is_prime",), after_signup=_new_account_defaults, owned_tables=tuple(
+        f"amazon.{t}" for t in ("orders", "product_reviews", "cart_entries", "wish_list_entries", "payment_cards",
+                                "addresses", "returns")), wording={
         "signup": Wording("Registers a new Amazon account.", args=EMAIL_OF_NO_ACCOUNT),
         "update_account_name": Wording("Changes the account's first and/or last name."),
         "login": Wording("Logs in to Amazon with email and password; afterwards the app counts as authenticated."),

@@ -8,6 +8,7 @@ from mmtsb.apps.amazon import cart, core, orders
 from mmtsb.apps.file_system import api as fs
 from mmtsb.apps.amazon.core import ADDRESSES, APP, CARDS, CART, ORDER_ITEMS, ORDERS, PRODUCTS
 from mmtsb.apps.common import api_error, paginate, sort_rows
+from mmtsb.apps.gmail.delivery import mail_receipt
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
@@ -99,6 +100,10 @@ def amazon_place_order(world: World, payment_card_id: int, address_id: int) -> d
             world.update(PRODUCTS, p["id"], {"inventory_quantity": p["inventory_quantity"] - e["quantity"]})
         world.delete(CART, e["id"])
     cart.set_promo(world, user["id"], None)
+    items = "\n".join(f"- {e['quantity']} x {p.get('name')}" for e, p in pairs)
+    mail_receipt(world, app="Amazon", recipient_email=user["email"], subject="Amazon Order Confirmation",
+                 body=f"Hello {user['first_name']},\n\nYour order #{order_id} is placed:\n{items}",
+                 file_name=f"order_{order_id}.txt", receipt=orders.receipt_text(world, world.get(ORDERS, order_id)))
     return {"message": f"Order {order_id} placed successfully: ${money['total_cost']:.2f} charged to the card ending "
                        f"in {core.card_digits(card)} (items ${money['base_cost']:.2f}, gift wrapping "
                        f"${money['gift_wrap_fee']:.2f}, discount ${money['discount']:.2f}, tax ${money['tax']:.2f}, "

@@ -7,8 +7,9 @@ from typing import Any
 
 from mmtsb.apps.amazon import core
 from mmtsb.apps.file_system import api as fs
-from mmtsb.apps.amazon.core import APP, CARDS, PRIME, PRIME_PLANS, USERS
+from mmtsb.apps.amazon.core import APP, CARDS, PRIME, PRIME_PLANS
 from mmtsb.apps.common import api_error, paginate
+from mmtsb.apps.gmail.delivery import mail_receipt
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
@@ -60,7 +61,9 @@ def amazon_subscribe_prime(world: World, payment_card_id: int, duration: str) ->
                          "end_date": core.stamp(now + _LENGTH[duration]), "payment_card_id": card["id"],
                          "payment_card_digits": core.card_digits(card), "paid_amount": float(PRIME_PLANS[duration]),
                          "receipt_download_count": 0, "created_at": world.clock.now_str()})
-    world.update(USERS, user["id"], {"is_prime": True})
+    mail_receipt(world, app="Amazon", recipient_email=user["email"], subject="Amazon Prime Subscription Confirmation",
+                 body=f"Hello {user['first_name']},\n\nYour Prime subscription #{sub_id} ({duration}) is active.",
+                 file_name=f"prime_subscription_{sub_id}.txt", receipt=_receipt(world.get(PRIME, sub_id), user))
     return {"message": f"Subscribed to Prime ({duration}) for ${PRIME_PLANS[duration]}.",
             "prime_subscription_id": sub_id}
 

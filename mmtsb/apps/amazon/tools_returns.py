@@ -7,6 +7,7 @@ from typing import Any
 from mmtsb.apps.amazon import core, orders
 from mmtsb.apps.amazon.core import APP, DELIVERERS, ORDER_ITEMS, RETURNS
 from mmtsb.apps.common import api_error, paginate, sort_rows
+from mmtsb.apps.gmail.delivery import mail_receipt
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
 
@@ -87,6 +88,15 @@ def amazon_initiate_return(world: World, order_id: int, product_id: int, deliver
                            "refund_amount": refund, "created_at": world.clock.now_str(), "picked_up_at": None,
                            "refunded_at": None})
     world.update(ORDER_ITEMS, item["id"], {"returned_quantity": (item.get("returned_quantity") or 0) + quantity})
+    deliverer = world.get(DELIVERERS, deliverer_id)
+    user = core.me(world)
+    label = "\n".join(["Amazon return label", f"Return ID: {return_id}", f"Order: #{order_id}",
+                       f"Product: {product_id}, quantity {quantity}", f"Courier: {deliverer.get('name')}"]) + "\n"
+    mail_receipt(world, app="Amazon", recipient_email=user["email"], subject="Amazon Return Initiated",
+                 body=f"Hello {user['first_name']},\n\nYour return #{return_id} of {quantity} unit(s) from order "
+                      f"#{order_id} is started; print the attached label and drop the package off with "
+                      f"{deliverer.get('name')}.",
+                 file_name=f"return_{order_id}_{product_id}_{quantity}.txt", receipt=label)
     return {"message": f"Return {return_id} started: {quantity} unit(s) of product {product_id}; a refund of "
                        f"${refund:.2f} will follow the pickup.", "return_id": return_id}
 

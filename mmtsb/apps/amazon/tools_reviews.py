@@ -1,4 +1,5 @@
-"""Amazon product review tools (a product's rating is the average of its reviews once it has any)."""
+"""Amazon product review tools (a product's rating is the average of its reviews, its seller's the average of
+their rated products, as in AppWorld)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from mmtsb.apps import accounts
 from mmtsb.apps.amazon import core
-from mmtsb.apps.amazon.core import APP, PRODUCTS, REVIEWS
+from mmtsb.apps.amazon.core import APP, PRODUCTS, REVIEWS, SELLERS
 from mmtsb.apps.common import api_error, paged_search, sort_rows
 from mmtsb.tools.spec import Requirements, tool
 from mmtsb.world.world import World
@@ -23,10 +24,25 @@ def bought(world: World, user_id: int, product_id: int) -> bool:
 
 
 def refresh_rating(world: World, product_id: int) -> None:
-    """Set the product's rating to the average of its reviews (kept as it is when it has none)."""
-    row = world.query('SELECT AVG(rating) AS avg FROM "amazon"."product_reviews" WHERE product_id = ?', (product_id,))
-    if row and row[0]["avg"] is not None:
-        world.update(PRODUCTS, product_id, {"rating": round(float(row[0]["avg"]), 1)})
+    """As AppWorld after a review changes: the product's rating becomes the average of its reviews (0 with none),
+    and its seller's rating the average of the seller's rated products, copied to each of their products."""
+    row = world.query('SELECT AVG(rating) AS avg FROM "amazon"."product_reviews" WHERE product_id = ? AND rating > 0',
+                      (product_id,))
+    rating = round(float(row[0]["avg"]), 1) if row and row[0]["avg"] is not None else 0.0
+    product = world.get(PRODUCTS, product_id)
+    world.update(PRODUCTS, product_id, {"rating": rating})
+    seller = world.get(SELLERS, product.get("seller_id")) if product else None
+    if seller is None:
+        return
+    rated = [rating if p["id"] == product_id else float(p.get("rating") or 0)
+             for p in world.select(PRODUCTS, "seller_id = ?", (seller["id"],))]
+    rated = [r for r in rated if r > 0]
+    seller_rating = round(sum(rated) / len(rated), 1) if rated else 0.0
+    if seller_rating != float(seller.get("rating") or 0):
+        world.update(SELLERS, seller["id"], {"rating": seller_rating})
+        for p in world.select(PRODUCTS, "seller_id = ?", (seller["id"],)):
+            world.update(PRODUCTS, p["id"], {"seller_rating": seller_rating})
+    world.update(PRODUCTS, product_id, {"seller_rating": seller_rating})
 
 
 def _view(world: World, r: dict[str, Any], users: dict[int, dict[str, Any]]) -> dict[str, Any]:

@@ -46,7 +46,7 @@ def amazon_add_product_to_wish_list(world: World, product_id: int, quantity: int
 
     Args:
         product_id: the product's id.
-        quantity: how many units, at least 1.
+        quantity: how many units, at least 1 and at most the units in stock.
         clear_wish_list_first: empty the wish list before adding.
 
     Returns:
@@ -55,6 +55,7 @@ def amazon_add_product_to_wish_list(world: World, product_id: int, quantity: int
     uid = core.my_id(world)
     core.check_quantity(quantity, "quantity")
     p = core.product(world, product_id)
+    cart.check_stock(p, quantity)       # as in AppWorld, a wish list asks no more units than are in stock
     if clear_wish_list_first:
         cart.clear(world, WISH, uid)
     current = cart.entry(world, WISH, uid, product_id)
@@ -84,7 +85,7 @@ def amazon_update_product_quantity_in_wish_list(world: World, product_id: int, q
 
     Args:
         product_id: the product's id (it must be in the wish list).
-        quantity: the new quantity, >= 0.
+        quantity: the new quantity, >= 0 and at most the units in stock.
 
     Returns:
         {message}
@@ -92,6 +93,7 @@ def amazon_update_product_quantity_in_wish_list(world: World, product_id: int, q
     uid = core.my_id(world)
     core.check_quantity(quantity, "quantity", minimum=0)
     cart.require_entry(world, WISH, uid, product_id)
+    cart.check_stock(core.product(world, product_id), quantity)
     cart.set_quantity(world, WISH, uid, product_id, quantity)
     if quantity == 0:
         return {"message": "Product removed from the wish list."}

@@ -17,7 +17,7 @@ import posixpath
 from typing import Any
 
 from mmtsb.apps.common import api_error
-from mmtsb.apps.file_system.core import APP, FILES, Tree, dir_text, me, now, parent_of
+from mmtsb.apps.file_system.core import APP, FILES, Tree, check_kind, dir_text, me, parent_of
 from mmtsb.world import device
 from mmtsb.world.world import World
 
@@ -61,11 +61,11 @@ def save_file(world: World, token: str | None, target: str | None, file_name: st
         full = tree.path(dir_text(full) + file_name, field_name)
     if tree.is_dir(full):
         raise api_error(f"{field_name} {full!r} is a directory; give a file path or a directory ending with '/'.")
+    check_kind(full, "file", field_name, target)
     if tree.is_file(full):
         if not overwrite:
             raise api_error(f"A file already exists at {full!r}; pass overwrite=True to replace it.")
-        tree.set_file(full, {"content": content, "compressed_data": compressed_data or [], "updated_at": now(world)})
-        return full
+        tree.remove_file(full)          # replaced by a new file, as AppWorld's create_file does
     tree.make_dirs(parent_of(full))
     tree.touch(parent_of(full))
     tree.add_file(full, content, compressed_data)

@@ -1,13 +1,17 @@
 """File-system rules shared by the tool modules: paths, the per-user tree, and writing rows.
 
 Every user has their own tree. Paths given to tools are absolute (``/home/chris/notes.txt``) or relative to
-the user's home directory (``~/notes.txt``); ``..`` and duplicate slashes are normalised. Inside this module a
+the user's home directory (``~/notes.txt``); any other path is taken from the root, as AppWorld does (``notes.txt``
+is ``/notes.txt``), and ``..`` is normalised. Inside this module a
 path is held without a trailing slash (``/home/chris/docs``; the root is ``/``); rows store directories with a
 trailing slash and files without one, and ``tilde_path`` is the same path written from ``~/`` (the absolute
 path when it lies outside the home directory).
 
 A directory exists when it has a row, when it is ``/`` or an ancestor of the home directory, or when some
-entry of the user lies below it (scenario files may seed a file without its directory rows).
+entry of the user lies below it (scenario files may seed a file without its directory rows). Writing somewhere
+creates the missing directories as AppWorld's recursive ``create_directory`` does: a row for the target and for
+each ancestor up to the nearest one that has a row (a new account has none, so its first write also gives rows to
+its home directory, ``/home/`` and ``/``).
 """
 
 from __future__ import annotations
@@ -100,8 +104,9 @@ def check_kind(path: str, kind: str | None, field_name: str, given: str | None) 
 
 def resolve(world: World, user: dict[str, Any], path: str | None, field_name: str, home: str | None = None,
             kind: str | None = None) -> str:
-    """An absolute, normalised path (no trailing slash) from ``/...`` or ``~/...``; a double slash is refused and,
-    with ``kind``, the name must fit it (:func:`check_kind`), as AppWorld requires."""
+    """An absolute, normalised path (no trailing slash) from ``/...``, ``~/...`` or a path taken from the root
+    (``docs/a.txt`` is ``/docs/a.txt``, as in AppWorld); a double slash is refused and, with ``kind``, the name
+    must fit it (:func:`check_kind`), as AppWorld requires."""
     text = (path or "").strip()
     if "//" in text:
         raise api_error(f"The path {field_name} ({path}) is invalid. It contains double slashes.")
@@ -111,8 +116,7 @@ def resolve(world: World, user: dict[str, Any], path: str | None, field_name: st
     if text == "~" or text.startswith("~/"):
         text = (home or home_of(world, user)) + "/" + text[2:]
     elif not text.startswith("/"):
-        raise api_error(f"Invalid {field_name} {path!r}: give an absolute path (/...) or one under your home "
-                        f"directory (~/...).")
+        text = "/" + text
     resolved = _clean(text)
     check_kind(resolved, kind, field_name, path)
     return resolved
@@ -149,6 +153,9 @@ class Tree:
     home: str
     dirs: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: per table, the highest id this call removed: a row written after it gets a higher one (a replaced file gets
+    #: a new id, as AppWorld never gives a removed row's id to the next one)
+    retired: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def load(cls, world: World, user: dict[str, Any] | None = None) -> "Tree":
@@ -223,13 +230,11 @@ class Tree:
             raise api_error(f"The parent directory {dir_text(parent)!r} of {field_name} does not exist; create it "
                             f"first with file_system_create_directory (recursive=True creates missing parents).")
 
-    def make_room_for_dir(self, target: str, field_name: str, overwrite: bool | None,
-                          keep: tuple[str, str] | None = None) -> None:
+    def make_room_for_dir(self, target: str, field_name: str, overwrite: bool | None) -> None:
         """Clear the way for a new directory at ``target`` (named by the parameter ``field_name``).
 
         A file there is an error; an existing directory is an error unless ``overwrite``, when it is removed (if it
-        may be: see :meth:`protect`; ``keep`` is a path that must not be inside it and the error if it is). The
-        target's parent must exist.
+        may be: see :meth:`protect`). Missing parents are created (:meth:`make_dirs`), as AppWorld does.
         """
         if self.is_file(target):
             raise api_error(f"A file already exists at {target!r}.")
@@ -237,10 +242,8 @@ class Tree:
             if not overwrite:
                 raise api_error(f"Directory {dir_text(target)!r} already exists; pass overwrite=True to replace it.")
             self.protect(target, field_name)
-            if keep is not None and is_under(keep[0], target):
-                raise api_error(keep[1])
             self.remove_tree(target)
-        self.require_parent(target, field_name)
+        self.make_dirs(parent_of(target))
 
     def protect(self, path: str, field_name: str) -> None:
         """Refuse to remove or move the root, the home directory or one of its ancestors."""
@@ -250,7 +253,7 @@ class Tree:
 
     # --------------------------------------------------------------------------------------- writing
     def _insert(self, key: str, row: dict[str, Any]) -> int:
-        new_id = max(self.world.next_id(key), ID_FLOORS[key])
+        new_id = max(self.world.next_id(key), ID_FLOORS[key], self.retired.get(key, 0) + 1)
         self.world.insert(key, {"id": new_id, **row})
         return new_id
 
@@ -289,6 +292,7 @@ class Tree:
     def remove_file(self, path: str) -> None:
         row = self.files.pop(path)
         self.world.delete(FILES, row["id"])
+        self.retired[FILES] = max(self.retired.get(FILES, 0), int(row["id"]))
 
     def remove_tree(self, path: str) -> int:
         """Delete a directory, everything below it; returns how many rows went."""
@@ -301,20 +305,25 @@ class Tree:
             row = self.dirs.pop(d, None)
             if row is not None:
                 removed += self.world.delete(DIRECTORIES, row["id"])
+                self.retired[DIRECTORIES] = max(self.retired.get(DIRECTORIES, 0), int(row["id"]))
         return removed
 
     def make_dirs(self, path: str) -> list[str]:
-        """Create rows for ``path`` and any missing ancestor (implied ones stay implied); returns what was created."""
-        created = []
-        for p in [*ancestors(path), path]:
-            if self.is_dir(p):
-                continue  # existing and implied directories stay as they are
+        """Give ``path`` a row, and each ancestor up to the nearest one that has a row (AppWorld's recursive
+        ``create_directory``); returns what was created, top down."""
+        missing = []
+        p = path
+        while p not in self.dirs:
             if self.is_file(p):
                 raise api_error(f"Cannot create directory {dir_text(path)!r}: {p!r} is a file.")
+            missing.append(p)
+            if p == "/":
+                break
+            p = parent_of(p)
+        for p in reversed(missing):
             self.touch(parent_of(p))
             self.add_dir(p)
-            created.append(p)
-        return created
+        return missing[::-1]
 
 
 # ------------------------------------------------------------------------------------------ archives
@@ -334,7 +343,8 @@ def archive_entries(tree: Tree, path: str) -> list[dict[str, Any]]:
 
 
 def unpack_entries(data: Any, archive: str) -> list[dict[str, Any]]:
-    """Entries of an archive as ``{relative path, is_dir, content, dates}``, with the archived root removed."""
+    """Entries of an archive as ``{relative path, is_dir, content, dates}``, paths relative to the directory the
+    archive is extracted into (so they start with the archived directory's name, as AppWorld's do)."""
     if not isinstance(data, list) or not data:
         raise api_error(f"{archive!r} holds no archived entries (it was not made by file_system_compress_directory).")
     entries = []
@@ -345,10 +355,6 @@ def unpack_entries(data: Any, archive: str) -> list[dict[str, Any]]:
         is_dir = item.get("type") == "directory" or raw.endswith("/")
         entries.append({"path": _clean("/" + raw).lstrip("/"), "is_dir": is_dir, "content": item.get("content"),
                         "created_at": item.get("created_at"), "updated_at": item.get("updated_at")})
-    roots = {e["path"].split("/")[0] for e in entries}
-    root = next(iter(roots)) if len(roots) == 1 else None
-    if root is not None and any(e["path"] == root and e["is_dir"] for e in entries):
-        entries = [{**e, "path": e["path"][len(root) + 1:]} for e in entries]
     return entries
 
 

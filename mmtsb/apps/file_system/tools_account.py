@@ -2,43 +2,20 @@
 
 from __future__ import annotations
 
-from mmtsb.apps import accounts
 from mmtsb.apps.account_tools import AccountApp, Wording, add_account_tools
-from mmtsb.apps.common import current_user
-from mmtsb.apps.file_system.core import APP, DIRECTORIES, FILES, Tree
-from mmtsb.apps.file_system.seed import HOME_SUBDIRECTORIES
-from mmtsb.world.world import World
-
-
-def _make_home(world: World, email: str) -> None:
-    """A new account gets its home directory with the standard subdirectories."""
-    user = accounts.find_user(world, APP, email)
-    if user is not None:
-        tree = Tree.load(world, user)
-        for sub in ("", *HOME_SUBDIRECTORIES):
-            path = tree.home + ("/" + sub.rstrip("/") if sub else "")
-            if path not in tree.dirs:
-                tree.add_dir(path)
-
-
-def _drop_tree(world: World) -> None:
-    """A deleted account takes all its files and directories with it."""
-    user = current_user(world, APP)
-    for key in (FILES, DIRECTORIES):
-        for row in world.select(key, "user_id = ?", (user["id"],)):
-            world.delete(key, row["id"])
+from mmtsb.apps.file_system.core import APP, FILES
 
 
 # file_system_show_account, file_system_signup, file_system_delete_account, file_system_update_account_name,
 # file_system_login, file_system_logout, file_system_send_verification_code, file_system_verify_account,
 # file_system_send_password_reset_code, file_system_reset_password and file_system_show_profile:
 add_account_tools(globals(), AccountApp(
-    APP, "file-system", after_signup=_make_home, signup_tables=(DIRECTORIES,), before_delete=_drop_tree,
-    delete_tables=(DIRECTORIES, FILES), wording={
-        "signup": Wording("Creates a new file-system account with an empty home directory (~/ with documents/, "
-                          "downloads/, photos/)."),
-        "delete_account": Wording("Deletes the logged-in user's file-system account, with all their files and "
-                                  "directories, and logs out."),
+    APP, "file-system", owned_tables=(FILES,), wording={
+        "signup": Wording("Creates a new file-system account (empty: its home directory ~/ is "
+                          "/home/<first name>/ and gets its folders as files are written there)."),
+        "delete_account": Wording("Deletes the logged-in user's file-system account with all their files (as "
+                                  "AppWorld does; their empty directory entries stay, reachable by nobody), and "
+                                  "logs out."),
         "update_account_name": Wording("Changes the first and/or last name on the file-system account (the home "
                                        "directory keeps its path)."),
         "login": Wording(more="The returned access_token is also what other apps take as ``file_system_access_token`` "

@@ -2,7 +2,9 @@
 
 An archive is an ordinary file row whose ``compressed_data`` lists the archived entries (paths relative to the
 archived directory's parent, so the first entry is the directory itself, e.g. ``dinner_plan/``; files carry
-their content; every entry keeps its dates). Its ``content`` is empty.
+their content; every entry keeps its dates). Its ``content`` is empty. As in AppWorld, a directory without files
+cannot be archived, and extracting recreates the archived directory inside the target directory (by default the
+archive's own directory), creating whatever directories are missing.
 """
 
 from __future__ import annotations
@@ -60,15 +62,16 @@ def file_system_compress_directory(world: World, directory_path: str, compressed
         raise api_error("compressed_file_path must lie outside the directory being compressed.")
     if tree.is_dir(archive):
         raise api_error(f"compressed_file_path {archive!r} is an existing directory.")
+    if tree.is_file(archive) and not overwrite:
+        raise api_error(f"A file already exists at {archive!r}; pass overwrite=True to replace it.")
+    if not tree.below(source)[1]:
+        raise api_error(f"No files found in directory {dir_text(source)}; there is nothing to archive.")
     entries = archive_entries(tree, source)
     if tree.is_file(archive):
-        if not overwrite:
-            raise api_error(f"A file already exists at {archive!r}; pass overwrite=True to replace it.")
-        tree.set_file(archive, {"content": "", "compressed_data": entries, "updated_at": now(world)})
-    else:
-        tree.require_parent(archive, "compressed_file_path")
-        tree.touch(parent_of(archive))
-        tree.add_file(archive, "", entries)
+        tree.remove_file(archive)       # replaced by a new file, as in AppWorld
+    tree.make_dirs(parent_of(archive))
+    tree.touch(parent_of(archive))
+    tree.add_file(archive, "", entries)
     message = f"Directory {dir_text(source)} compressed into {archive}"
     if delete_directory:
         tree.remove_tree(source)
@@ -83,11 +86,14 @@ def file_system_decompress_file(world: World, compressed_file_path: str, decompr
                                 delete_compressed_file: bool | None = False) -> dict[str, str]:
     """Extracts a zip/tar archive into a directory.
 
+    The archived directory is recreated inside the target directory (~/trips.zip made from ~/trips extracts to
+    ~/trips/ by default, or to ~/restored/trips/ with decompressed_directory_path '~/restored'); missing
+    directories are created.
+
     Args:
         compressed_file_path: the archive (.zip or .tar), absolute (/...) or under your home directory (~/...).
-        decompressed_directory_path: the directory to create with the archive's contents. Default: the archive's
-            path without its extension, alongside the archive (~/trip.zip -> ~/trip/).
-        overwrite: replace an existing directory at that path (and everything in it) instead of failing.
+        decompressed_directory_path: the directory to extract into. Default: the directory holding the archive.
+        overwrite: replace files that already exist at the extracted paths instead of failing.
         retain_dates: give extracted entries their archived created_at/updated_at (else the current time).
         delete_compressed_file: delete the archive after extracting it.
 
@@ -96,14 +102,20 @@ def file_system_decompress_file(world: World, compressed_file_path: str, decompr
     """
     tree = Tree.load(world)
     archive = tree.require_file(compressed_file_path, "compressed_file_path")
-    suffix = archive_suffix(archive, "compressed_file_path")
+    archive_suffix(archive, "compressed_file_path")
     entries = unpack_entries(tree.files[archive].get("compressed_data"), compressed_file_path)
     if decompressed_directory_path is None:
-        target = archive[:-len(suffix)]
+        target = parent_of(archive)
     else:
-        target = tree.path(decompressed_directory_path, "decompressed_directory_path")
-    tree.make_room_for_dir(target, "decompressed_directory_path", overwrite, keep=(
-        archive, "decompressed_directory_path contains the archive itself; choose another directory."))
+        target = tree.path(decompressed_directory_path, "decompressed_directory_path", "directory")
+    if tree.is_file(target):
+        raise api_error(f"decompressed_directory_path {target!r} is a file.")
+    clashes = [p for p in (_under(target, e["path"]) for e in entries if not e["is_dir"]) if tree.is_file(p)]
+    if clashes and not overwrite:
+        raise api_error(f"{len(clashes)} extracted file(s) already exist (e.g. {clashes[0]!r}); pass overwrite=True "
+                        "to replace them.")
+    if archive in clashes:
+        raise api_error("Extracting would replace the archive itself; choose another decompressed_directory_path.")
     stamp = now(world)
 
     def dates(entry: dict) -> tuple[str, str]:
@@ -111,20 +123,26 @@ def file_system_decompress_file(world: World, compressed_file_path: str, decompr
             return entry["created_at"], entry.get("updated_at") or entry["created_at"]
         return stamp, stamp
 
-    root = next((e for e in entries if e["path"] == ""), {})
-    tree.touch(parent_of(target))
-    tree.add_dir(target, *dates(root))
-    for entry in sorted((e for e in entries if e["path"]), key=lambda e: e["path"].count("/")):
-        path = target + "/" + entry["path"]
-        tree.make_dirs(parent_of(path))
+    tree.make_dirs(target)
+    tree.touch(target)
+    for entry in sorted(entries, key=lambda e: e["path"].count("/")):
+        path = _under(target, entry["path"])
         if entry["is_dir"]:
-            if not tree.is_dir(path):
+            if path not in tree.dirs:
+                tree.make_dirs(parent_of(path))
                 tree.add_dir(path, *dates(entry))
-        elif not tree.is_file(path):
-            tree.add_file(path, entry.get("content") or "", None, *dates(entry))
+            continue
+        tree.make_dirs(parent_of(path))
+        if tree.is_file(path):
+            tree.remove_file(path)
+        tree.add_file(path, entry.get("content") or "", None, *dates(entry))
     message = f"Archive {archive} extracted into {dir_text(target)}"
     if delete_compressed_file:
         tree.remove_file(archive)
         tree.touch(parent_of(archive))
         message += " and deleted"
     return {"message": message + ".", "decompressed_directory_path": dir_text(target)}
+
+
+def _under(directory: str, relative: str) -> str:
+    return ("" if directory == "/" else directory) + "/" + relative

@@ -147,8 +147,8 @@ def file_system_copy_directory(world: World, source_directory_path: str, destina
 
     Args:
         source_directory_path: the existing directory to copy, absolute (/...) or under your home directory (~/...).
-        destination_directory_path: the path the copy gets (not an existing directory to copy into); its parent
-            must exist.
+        destination_directory_path: the path the copy gets (not an existing directory to copy into); missing
+            parents are created.
         overwrite: replace an existing directory at the destination (and everything in it) instead of failing.
         retain_dates: give the copies the source's created_at/updated_at instead of the current time.
 
@@ -169,8 +169,8 @@ def file_system_move_directory(world: World, source_directory_path: str, destina
 
     Args:
         source_directory_path: the existing directory to move, absolute (/...) or under your home directory (~/...).
-        destination_directory_path: the directory's new path (not an existing directory to move into); its parent
-            must exist.
+        destination_directory_path: the directory's new path (not an existing directory to move into); missing
+            parents are created.
         overwrite: replace an existing directory at the destination (and everything in it) instead of failing.
         retain_dates: keep the entries' created_at/updated_at instead of stamping the current time.
 

@@ -41,7 +41,7 @@ def file_system_create_file(world: World, file_path: str, content: str | None = 
         file_path: where to create it, absolute (/...) or under your home directory (~/...); the file name has
             an extension (e.g. notes.txt) and the path must not end with '/'.
         content: the text to write (empty by default).
-        overwrite: replace the content of an existing file at that path instead of failing.
+        overwrite: replace an existing file at that path (the new file gets a new file_id) instead of failing.
 
     Returns:
         {message, file_path} (the absolute path)
@@ -54,9 +54,8 @@ def file_system_create_file(world: World, file_path: str, content: str | None = 
         raise api_error(f"file_path {file_path!r} is an existing directory.")
     if tree.is_file(path):
         if not overwrite:
-            raise api_error(f"A file already exists at {path!r}; pass overwrite=True to replace its content.")
-        tree.set_file(path, {"content": content or "", "compressed_data": [], "updated_at": now(world)})
-        return {"message": "File overwritten.", "file_path": path}
+            raise api_error(f"A file already exists at {path!r}; pass overwrite=True to replace it.")
+        tree.remove_file(path)          # replaced by a new file (a new file_id), as in AppWorld
     tree.make_dirs(parent_of(path))
     tree.touch(parent_of(path))
     tree.add_file(path, content or "")
@@ -124,14 +123,12 @@ def _destination(tree: Tree, source: str, destination_file_path: str) -> str:
         raise api_error("source_file_path and destination_file_path are the same file.")
     if tree.is_dir(target):
         raise api_error(f"destination_file_path {dir_text(target)!r} is a directory.")
-    if tree.is_file(target):
-        return target
-    tree.require_parent(target, "destination_file_path")
     return target
 
 
 def _place(tree: Tree, source: str, target: str, overwrite: bool | None, retain_dates: bool | None) -> None:
-    """Write a copy of ``source`` at ``target`` (replacing an existing file only with ``overwrite``)."""
+    """Write a copy of ``source`` at ``target`` (replacing an existing file only with ``overwrite``; missing
+    directories are created, as AppWorld does)."""
     src = tree.files[source]
     stamp = now(tree.world)
     created = src.get("created_at") if retain_dates else stamp
@@ -139,9 +136,8 @@ def _place(tree: Tree, source: str, target: str, overwrite: bool | None, retain_
     if tree.is_file(target):
         if not overwrite:
             raise api_error(f"A file already exists at {target!r}; pass overwrite=True to replace it.")
-        tree.set_file(target, {"content": src.get("content") or "", "compressed_data": src.get("compressed_data") or [],
-                               "created_at": created, "updated_at": updated})
-        return
+        tree.remove_file(target)        # replaced by a new file (a new file_id), as in AppWorld
+    tree.make_dirs(parent_of(target))
     tree.touch(parent_of(target))
     tree.add_file(target, src.get("content") or "", src.get("compressed_data") or [], created, updated)
 
@@ -164,7 +160,7 @@ def file_system_copy_file(world: World, source_file_path: str, destination_file_
     Args:
         source_file_path: the existing file to copy, absolute (/...) or under your home directory (~/...).
         destination_file_path: the new file's path; an existing directory (or a path ending with '/') receives a
-            copy with the same file name. Its directory must exist.
+            copy with the same file name. Missing directories are created.
         overwrite: replace an existing file at the destination instead of failing.
         retain_dates: give the copy the source's created_at/updated_at instead of the current time.
 
@@ -183,7 +179,7 @@ def file_system_move_file(world: World, source_file_path: str, destination_file_
     Args:
         source_file_path: the existing file to move, absolute (/...) or under your home directory (~/...).
         destination_file_path: the new path; an existing directory (or a path ending with '/') receives the file
-            under its current name. Its directory must exist.
+            under its current name. Missing directories are created.
         overwrite: replace an existing file at the destination instead of failing.
         retain_dates: keep the file's created_at/updated_at instead of stamping the current time.
 

@@ -1,7 +1,8 @@
 """Phone tables (schema ``phone``): users keyed by phone number, contacts, text and voice messages, alarms.
 
 A message is stored once in ``global_*_messages`` (sender, receiver, text) and once per participant in
-``user_*_messages`` (that participant's copy): deleting a message removes only the deleting user's copy.
+``user_*_messages`` (that participant's copy, whose id is the message id the participant's tools use): deleting a
+message removes only the deleting user's copy.
 """
 
 from mmtsb.apps.accounts import users_table

@@ -13,7 +13,7 @@ from mmtsb.apps import accounts
 from mmtsb.apps.common import api_error
 from mmtsb.apps.phone.core import AUTHED, ONLINE, PHONE, find_phone_user
 from mmtsb.apps.phone.tools_messages import deliver_system_text
-from mmtsb.apps.phone.schema import USERS
+from mmtsb.apps.phone.schema import ALARMS, CONTACTS, USER_TEXTS, USER_VOICES, USERS
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
@@ -57,13 +57,18 @@ def phone_signup(world: World, first_name: str, last_name: str, phone_number: st
     return accounts.signup(world, PHONE, first_name, last_name, phone_number, password)
 
 
-@tool(domain=PHONE, mutates=True, requires=AUTHED, tables=(USERS,))
+#: what goes with a deleted phone account (as AppWorld deletes it): contacts, alarms and the account's message copies
+_OWNED = (CONTACTS, ALARMS, USER_TEXTS, USER_VOICES)
+
+
+@tool(domain=PHONE, mutates=True, requires=AUTHED, tables=(USERS, *_OWNED))
 def phone_delete_account(world: World) -> dict[str, str]:
-    """Deletes the logged-in phone account and ends its session.
+    """Deletes the logged-in phone account, with its contacts, alarms and messages, and ends its session.
 
     Returns:
         {message}
     """
+    accounts.delete_owned_rows(world, PHONE, _OWNED)
     return accounts.delete_account(world, PHONE)
 
 

@@ -1,9 +1,11 @@
 """Messages tools (10): text messages and voice messages (transcripts) between phone users.
 
-Sending writes one ``global_*_messages`` row plus a per-user copy for the sender and for the receiver.
-Message ids (``text_message_id``/``voice_message_id``) are the global row ids; a user sees a message while
-they hold a copy of it, and deleting removes only their own copy. Messages can only be sent to numbers that
-belong to a phone user (as in the reference's phone app); any other number is refused with an error naming it.
+Sending writes one ``global_*_messages`` row plus a per-user copy (``user_*_messages``) for the sender and for
+the receiver (one copy when you text yourself), as AppWorld's phone app does. The ids the tools take and return
+(``text_message_id``/``voice_message_id``) are the ids of the caller's own copies: the sender and the receiver
+hold different ids for one message, each opens a message only through their own copy, and deleting removes only
+the deleting user's copy. Messages can only be sent to numbers that belong to a phone user (as in the reference's
+phone app); any other number is refused with an error naming it.
 """
 
 from __future__ import annotations
@@ -43,13 +45,14 @@ VOICE = Kind("voice", GLOBAL_VOICES, USER_VOICES, "global_voice_message_id", "vo
 
 # ------------------------------------------------------------------------------------------ storage
 def send(world: World, kind: Kind, sender_id: int | None, receiver_id: int, message: str) -> int:
-    """Write one message: the global row and a copy for each participant; returns the global id."""
+    """Write one message: the global row and a copy for each participant; returns the sender's copy id (the
+    receiver's for a message from the phone service itself)."""
     now = world.clock.now_str()
     gid = world.insert(kind.global_table, {"sender_id": sender_id, "receiver_id": receiver_id, "message": message,
                                            "created_at": now})
-    for uid in dict.fromkeys(u for u in (sender_id, receiver_id) if u is not None):
-        world.insert(kind.user_table, {"user_id": uid, kind.link: gid, "created_at": now})
-    return int(gid)
+    copies = [world.insert(kind.user_table, {"user_id": uid, kind.link: gid, "created_at": now})
+              for uid in dict.fromkeys(u for u in (sender_id, receiver_id) if u is not None)]
+    return int(copies[0])
 
 
 def deliver_system_text(world: World, receiver_id: int, message: str) -> int:
@@ -57,19 +60,32 @@ def deliver_system_text(world: World, receiver_id: int, message: str) -> int:
     return send(world, TEXT, None, receiver_id, message)
 
 
+def _as_seen(copy: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    """A message as one participant holds it: the global row under the id of their copy."""
+    return {**row, "id": copy["id"]}
+
+
 def _visible(world: World, kind: Kind, user_id: int) -> list[dict[str, Any]]:
-    """Global rows of the messages this user holds a copy of."""
-    user_q = world.table(kind.user_table).qualified
-    return world.select(kind.global_table, f'id IN (SELECT "{kind.link}" FROM {user_q} WHERE user_id = ?)',
-                        (user_id,))
+    """The messages this user holds a copy of, each under its copy's id."""
+    copies = world.select(kind.user_table, "user_id = ?", (user_id,))
+    rows = {r["id"]: r for r in world.select(
+        kind.global_table, f"id IN ({','.join('?' * len(copies))})", tuple(c[kind.link] for c in copies))} \
+        if copies else {}
+    return [_as_seen(c, rows[c[kind.link]]) for c in copies if c[kind.link] in rows]
 
 
 def _own_message(world: World, kind: Kind, user_id: int, message_id: int) -> dict[str, Any]:
-    row = world.get(kind.global_table, message_id)
-    copies = world.select(kind.user_table, f'user_id = ? AND "{kind.link}" = ?', (user_id, message_id))
-    if row is None or not copies:
+    """The message whose copy ``message_id`` the user holds (AppWorld's two errors: no such copy, or another
+    participant's copy)."""
+    copy = world.get(kind.user_table, message_id)
+    row = world.get(kind.global_table, copy[kind.link]) if copy is not None else None
+    if row is None:
         raise api_error(f"{kind.title} message with {kind.id_key}={message_id} does not exist.")
-    return row
+    if copy["user_id"] != user_id:
+        raise api_error(f"The given {kind.noun} message does not belong to you, so you cannot access it "
+                        f"({kind.id_key}={message_id} is another participant's copy; each participant's copy has "
+                        "its own id).")
+    return _as_seen(copy, row)
 
 
 def _other_party(row: dict[str, Any], user_id: int) -> int | None:
@@ -175,8 +191,7 @@ def show_one(world: World, kind: Kind, message_id: int) -> dict[str, Any]:
 def delete(world: World, kind: Kind, message_id: int) -> dict[str, str]:
     owner = me(world)
     _own_message(world, kind, owner["id"], message_id)
-    for copy in world.select(kind.user_table, f'user_id = ? AND "{kind.link}" = ?', (owner["id"], message_id)):
-        world.delete(kind.user_table, copy["id"])
+    world.delete(kind.user_table, message_id)
     return {"message": f"{kind.title} message deleted."}
 
 
@@ -185,11 +200,8 @@ def send_to_number(world: World, kind: Kind, phone_number: str, message: str) ->
     if message is None or not message.strip():
         raise api_error("message must be at least 1 character long.")
     receiver = require_phone_user(world, phone_number)
-    if receiver["id"] == owner["id"]:
-        raise api_error(f"phone_number {phone_number!r} is your own number; you cannot send a {kind.noun} message "
-                        "to yourself.")
-    gid = send(world, kind, owner["id"], receiver["id"], message)
-    return {"message": f"{kind.title} message sent.", kind.id_key: gid}
+    copy_id = send(world, kind, owner["id"], receiver["id"], message)
+    return {"message": f"{kind.title} message sent.", kind.id_key: copy_id}
 
 
 # ------------------------------------------------------------------------------------------ text tools
@@ -249,7 +261,7 @@ def messages_show_text_message(world: World, text_message_id: int) -> dict[str, 
     """Returns one text message.
 
     Args:
-        text_message_id: the message's id (from a search or window listing).
+        text_message_id: the id of your copy of the message (from a search, a window listing or sending it).
 
     Returns:
         {text_message_id, sender: {contact_id, name, phone_number}, receiver: {contact_id, name, phone_number},
@@ -263,7 +275,7 @@ def messages_delete_text_message(world: World, text_message_id: int) -> dict[str
     """Deletes a text message from your phone (the other person keeps their copy).
 
     Args:
-        text_message_id: the message's id.
+        text_message_id: the id of your copy of the message.
 
     Returns:
         {message}
@@ -276,7 +288,7 @@ def messages_send_text_message(world: World, phone_number: str, message: str) ->
     """Sends an SMS to a phone number.
 
     The number must belong to a phone user (find it with contacts_search_contacts); it is matched exactly or
-    by its digits, so '555-0101' and '5550101' are the same number. You cannot text your own number.
+    by its digits, so '555-0101' and '5550101' are the same number.
 
     Args:
         phone_number: the recipient's phone number.
@@ -345,7 +357,7 @@ def messages_show_voice_message(world: World, voice_message_id: int) -> dict[str
     """Returns one voice message (its transcript).
 
     Args:
-        voice_message_id: the message's id (from a search or window listing).
+        voice_message_id: the id of your copy of the message (from a search, a window listing or sending it).
 
     Returns:
         {voice_message_id, sender: {contact_id, name, phone_number}, receiver: {contact_id, name, phone_number},
@@ -359,7 +371,7 @@ def messages_delete_voice_message(world: World, voice_message_id: int) -> dict[s
     """Deletes a voice message from your phone (the other person keeps their copy).
 
     Args:
-        voice_message_id: the message's id.
+        voice_message_id: the id of your copy of the message.
 
     Returns:
         {message}
@@ -372,7 +384,7 @@ def messages_send_voice_message(world: World, phone_number: str, message: str) -
     """Sends a voice message (given as its transcript text) to a phone number.
 
     The number must belong to a phone user (find it with contacts_search_contacts); it is matched exactly or
-    by its digits. You cannot send to your own number.
+    by its digits.
 
     Args:
         phone_number: the recipient's phone number.

@@ -19,9 +19,9 @@ AUTHED = Requirements(network=True, auth=APP)
 # simple_note_show_account, simple_note_signup, simple_note_delete_account, simple_note_update_account_name,
 # simple_note_login, simple_note_logout, simple_note_send_verification_code, simple_note_verify_account,
 # simple_note_send_password_reset_code, simple_note_reset_password and simple_note_show_profile:
-add_account_tools(globals(), AccountApp(APP, "SimpleNote", wording={
+add_account_tools(globals(), AccountApp(APP, "SimpleNote", owned_tables=(NOTES,), wording={
     "signup": Wording(args=EMAIL_OF_NO_ACCOUNT),
-    "delete_account": Wording("Deletes the logged-in user's SimpleNote account."),
+    "delete_account": Wording("Deletes the logged-in user's SimpleNote account with all their notes."),
     "login": Wording("Logs into SimpleNote; on success the app counts as authenticated.")}))
 
 
@@ -37,7 +37,8 @@ def _summary(note: dict[str, Any], with_content: bool = False) -> dict[str, Any]
 
 
 def _check_tags(tags: list[str] | None) -> list[str]:
-    """Tags without surrounding blanks; a blank tag is refused (as AppWorld does)."""
+    """A new note's tags without surrounding blanks; a blank tag is refused (as AppWorld's create_note does; its
+    update_note stores the tags as given)."""
     cleaned = [t.strip() for t in tags or []]
     if any(not t for t in cleaned):
         raise api_error("Tags must be at least 1 character long.")
@@ -137,7 +138,7 @@ def simple_note_update_note(world: World, note_id: int, title: str | None = None
         note_id: the note's id.
         title: the new title (at least 1 character; unique among your notes).
         content: the new content (replaces the old text).
-        tags: the new tag list (replaces the old tags; each at least 1 character).
+        tags: the new tag list (replaces the old tags; stored as given).
         pinned: the new pin flag.
 
     Returns:
@@ -147,8 +148,6 @@ def simple_note_update_note(world: World, note_id: int, title: str | None = None
     if title is not None:
         require_non_empty(title, "title")
         _check_unique_title(world, note["user_id"], title, note_id)
-    if tags is not None:
-        tags = _check_tags(tags)
     fields = {k: v for k, v in (("title", title), ("content", content), ("tags", tags), ("pinned", pinned))
               if v is not None}
     if not fields:

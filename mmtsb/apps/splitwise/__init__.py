@@ -16,7 +16,9 @@ APP = App(
     companions={
         # creating a group adds its members; recording an expense writes one share per debtor; every
         # action on someone else's money notifies them; receipts are attached from / downloaded to files
-        "splitwise.groups": ("splitwise.group_members", "splitwise.notifications"),
+        # deleting or restoring a group deletes or restores its expenses and payments (AppWorld)
+        "splitwise.groups": ("splitwise.group_members", "splitwise.notifications", "splitwise.expenses",
+                             "splitwise.payments"),
         "splitwise.group_members": ("splitwise.notifications",),
         "splitwise.expenses": ("splitwise.expense_shares", "splitwise.notifications", *_FILES),
         "splitwise.expense_shares": ("splitwise.expenses", "splitwise.notifications"),

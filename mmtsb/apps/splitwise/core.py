@@ -82,15 +82,13 @@ def user_brief(world: World, user_id: int | None) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------------------------------------- money
 def to_cents(value: float | int, field: str, *, allow_zero: bool = False) -> int:
-    """Dollars -> cents, rejecting negatives, non-numbers and fractions of a cent."""
+    """Dollars -> cents, rounded to the cent as AppWorld stores amounts, rejecting negatives and non-numbers."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise api_error(f"{field} must be a number.")
-    if value < 0 or (value == 0 and not allow_zero):
+    cents = int(round(round(value, 2) * 100))
+    if value < 0 or (cents == 0 and not allow_zero):
         raise api_error(f"{field} must be {'>= 0' if allow_zero else 'greater than 0'}; got {value}.")
-    scaled = value * 100
-    if abs(scaled - round(scaled)) > 1e-6 * max(1.0, abs(scaled)):
-        raise api_error(f"{field} must be a whole number of cents (at most 2 decimal places); got {value}.")
-    return int(round(scaled))
+    return cents
 
 
 def dollars(cents: int) -> float:
@@ -140,18 +138,22 @@ def new_invitation_code(world: World) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- records
-def involved_ids(record: dict[str, Any], *, is_expense: bool) -> set[int]:
-    """Everyone a record concerns: its creator and the people whose money it moves."""
+def involved_ids(world: World, record: dict[str, Any], *, is_expense: bool) -> set[int]:
+    """Everyone a record concerns: its creator and the people whose money it moves (an expense's payer and the
+    debtors of its current shares, as AppWorld's authorization counts them; the row's ``debtor_ids`` only for an
+    expense with no share rows. Like AppWorld, the row's ``debtor_ids``/``participant_ids`` are bookkeeping set
+    when it is recorded, which a later change of the split does not rewrite)."""
     ids = {record.get("user_id"), record.get("payer_id")}
     if is_expense:
-        ids |= set(record.get("participant_ids") or []) | set(record.get("debtor_ids") or [])
+        debtors = set(shares_of(world, record)) if record.get("id") is not None else set()
+        ids |= debtors or set(record.get("participant_ids") or []) | set(record.get("debtor_ids") or [])
     else:
         ids.add(record.get("receiver_id"))
     return {int(i) for i in ids if i is not None}
 
 
 def can_see(world: World, record: dict[str, Any], user_id: int, *, is_expense: bool) -> bool:
-    if user_id in involved_ids(record, is_expense=is_expense):
+    if user_id in involved_ids(world, record, is_expense=is_expense):
         return True
     group_id = record.get("group_id")
     return group_id is not None and is_member(world, group_id, user_id)
@@ -201,12 +203,13 @@ def to_cents_raw(value: float | None) -> int:
 
 # ---------------------------------------------------------------------------------------------- notifications
 def notify(world: World, user_ids: Iterable[int], kind: str, title: str, message: str,
-           data: dict[str, Any]) -> None:
-    """One unread notification for each user except the one acting."""
+           data: dict[str, Any], *, actor_too: bool = False) -> None:
+    """One unread notification for each user except the one acting (unless ``actor_too``: AppWorld tells the
+    actor too when they add or remove a group member)."""
     actor = int(me(world)["id"])
     stamp = now(world)
     for uid in dict.fromkeys(int(u) for u in user_ids):
-        if uid == actor:
+        if uid == actor and not actor_too:
             continue
         world.insert(NOTIFICATIONS, {"user_id": uid, "type": kind, "title": title, "message": message,
                                      "read": False, "data": data, "created_at": stamp})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mmtsb.apps.common import api_error, paginate, parse_sort_by, search_rank
-from mmtsb.apps.splitwise.core import EXPENSES, date_bounds, involved_ids, me, user_by_email
+from mmtsb.apps.splitwise.core import EXPENSES, date_bounds, involved_ids, me, shares_of, user_by_email
 from mmtsb.apps.splitwise.views import expense_view, payment_view, record_search_text
 from mmtsb.world.world import World
 
@@ -41,13 +41,14 @@ def list_records(world: World, key: str, rows: list[dict[str, Any]], *, query: s
         rows = [r for r in rows if bool(r.get("deleted")) == deleted]
     if participant_email is not None:
         person = int(user_by_email(world, participant_email, "participant_email")["id"])
-        rows = [r for r in rows if person in involved_ids(r, is_expense=is_expense) - _creator_only(r, is_expense)]
+        rows = [r for r in rows
+                if person in involved_ids(world, r, is_expense=is_expense) - _creator_only(world, r, is_expense)]
     rows = [r for r in rows if low - 1e-9 <= float(r.get("amount") or 0) <= high + 1e-9
             and start <= str(r.get("created_at") or "")[:19] <= end]
     me(world)  # listings require a live account
 
     def text(r: dict[str, Any]) -> list[str | None]:
-        return record_search_text(world, r, sorted(involved_ids(r, is_expense=is_expense)))
+        return record_search_text(world, r, sorted(involved_ids(world, r, is_expense=is_expense)))
 
     spec = parse_sort_by(sort_by, allowed_sort)
     if query and query.strip():
@@ -65,9 +66,9 @@ def ordered(rows: list[dict[str, Any]], spec: tuple[str, bool]) -> list[dict[str
     return sorted(rows, key=lambda r: (r.get(attr) is not None, r.get(attr) or 0, r["id"]), reverse=descending)
 
 
-def _creator_only(record: dict[str, Any], is_expense: bool) -> set[int]:
+def _creator_only(world: World, record: dict[str, Any], is_expense: bool) -> set[int]:
     """The creator when they recorded it without taking part (not a participant)."""
     moved = {record.get("payer_id")}
-    moved |= set(record.get("participant_ids") or []) if is_expense else {record.get("receiver_id")}
+    moved |= set(shares_of(world, record)) if is_expense else {record.get("receiver_id")}
     creator = record.get("user_id")
     return {int(creator)} if creator is not None and creator not in moved else set()

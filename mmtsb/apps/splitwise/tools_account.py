@@ -20,7 +20,8 @@ def _verified_flag(world: World, out: dict[str, Any]) -> None:
 # splitwise_show_account, splitwise_signup, splitwise_delete_account, splitwise_update_account_name,
 # splitwise_login, splitwise_logout, splitwise_send_verification_code, splitwise_verify_account,
 # splitwise_send_password_reset_code, splitwise_reset_password and splitwise_show_profile:
-add_account_tools(globals(), AccountApp(APP, "Splitwise", details=_verified_flag, wording={
+add_account_tools(globals(), AccountApp(APP, "Splitwise", details=_verified_flag, owned_tables=(
+    "splitwise.expense_comments", "splitwise.payment_comments", "splitwise.notifications"), wording={
     "login": Wording("Logs into Splitwise; on success the app counts as authenticated.")}))
 
 
@@ -32,7 +33,7 @@ def friend_ids(world: World, user_id: int) -> set[int]:
         out |= {int(r["user_id"]) for r in world.select(MEMBERS, "group_id = ?", (gid,))}
     for key in (EXPENSES, PAYMENTS):
         for row in world.select(key):
-            ids = involved_ids(row, is_expense=key == EXPENSES)
+            ids = involved_ids(world, row, is_expense=key == EXPENSES)
             if user_id in ids:
                 out |= ids
     out.discard(user_id)

@@ -30,7 +30,7 @@ def _post(world: World, kind: str, record_id: int, comment: str) -> int:
     user = me(world)
     comment_id = world.insert(comments, {f"{kind}_id": record_id, "user_id": user["id"], "comment": comment,
                                          "created_at": now(world)})
-    notify(world, involved_ids(record, is_expense=kind == "expense"), f"{kind}_comment", "New comment",
+    notify(world, involved_ids(world, record, is_expense=kind == "expense"), f"{kind}_comment", "New comment",
            f"{full_name(user)} commented on {'an' if kind == 'expense' else 'a'} {kind}: {comment[:80]}",
            {f"{kind}_id": record_id, f"{kind}_comment_id": comment_id})
     return comment_id

@@ -12,7 +12,8 @@ from typing import Any
 from mmtsb.apps.common import api_error
 from mmtsb.apps.splitwise import files
 from mmtsb.apps.splitwise.core import (APP, AUTHED, EXPENSES, NOTIFICATIONS, SHARES, USERS, check_members,
-                                       dollars, equal_split, full_name, insert, live_record, me, my_group, notify,
+                                       dollars, equal_split, full_name, insert, involved_ids, live_record, me, my_group,
+                                       notify,
                                        now, restore_record, shares_of, to_cents, to_cents_raw, user_by_email,
                                        visible_record)
 from mmtsb.apps.splitwise.listing import NO_MAX, list_records
@@ -100,7 +101,7 @@ def splitwise_record_expense(world: World, description: str, paid_amount: float,
 
     Args:
         description: what the expense was for (at least 1 character).
-        paid_amount: the total paid, in dollars (> 0, at most 2 decimals).
+        paid_amount: the total paid, in dollars (> 0; rounded to the cent).
         payer_email: the email of the person who paid.
         debtor_emails: emails of everyone sharing the cost (may include the payer).
         debt_amounts: each debtor's part, same order and length as debtor_emails; they must add up to
@@ -164,7 +165,7 @@ def splitwise_update_expense(world: World, expense_id: int, description: str | N
     Args:
         expense_id: the expense's id.
         description: the new description (at least 1 character).
-        paid_amount: the new total in dollars (> 0, at most 2 decimals).
+        paid_amount: the new total in dollars (> 0; rounded to the cent).
         payer_email: the email of the new payer.
         debtor_emails: the new list of everyone sharing the cost (may include the payer).
         debt_amounts: each debtor's part for debtor_emails (requires debtor_emails; same length).
@@ -181,6 +182,7 @@ def splitwise_update_expense(world: World, expense_id: int, description: str | N
     if description is not None and not description.strip():
         raise api_error("description must be at least 1 character long.")
     fields: dict[str, Any] = {}
+    before = [int(expense["payer_id"]), *shares_of(world, expense)]
     if description is not None:
         fields["description"] = description.strip()
     if paid_amount is not None or payer_email is not None or debtor_emails is not None:
@@ -193,15 +195,21 @@ def splitwise_update_expense(world: World, expense_id: int, description: str | N
         debts = _split(world, amount, payer, debtors, debt_amounts)
         if expense.get("group_id") is not None:
             check_members(world, expense["group_id"], [payer, *debtors])
-        fields.update({"amount": dollars(amount), "payer_id": payer["id"], "debtor_ids": list(debts),
-                       "participant_ids": [int(payer["id"]), *debts]})
+        fields.update({"amount": dollars(amount), "payer_id": payer["id"]})
+        if int(payer["id"]) != int(expense["payer_id"]):   # AppWorld re-derives participant_ids on a new payer only
+            fields["participant_ids"] = [int(payer["id"]), *(expense.get("debtor_ids") or [])]
         _write_shares(world, expense_id, debts)
     world.update(EXPENSES, expense_id, fields)
-    notify(world, [expense["payer_id"], *(expense.get("debtor_ids") or []), fields.get("payer_id", expense["payer_id"]),
-                   *fields.get("debtor_ids", [])], "expense_updated", "Expense updated",
+    notify(world, [*before, int(fields.get("payer_id", expense["payer_id"])), *shares_of(world, expense)],
+           "expense_updated", "Expense updated",
            f"{full_name(me(world))} updated '{fields.get('description', expense['description'])}'.",
            {"expense_id": expense_id})
     return {"message": "Expense updated."}
+
+
+def _people(world: World, expense: dict[str, Any]) -> list[int]:
+    """The payer and the debtors of an expense's current shares."""
+    return [int(expense["payer_id"]), *shares_of(world, expense)]
 
 
 def _previous_split(world: World, expense: dict[str, Any]) -> list[dict[str, Any]]:
@@ -227,7 +235,7 @@ def splitwise_delete_expense(world: World, expense_id: int) -> dict[str, str]:
     """
     expense = live_record(world, EXPENSES, expense_id)
     world.update(EXPENSES, expense_id, {"deleted": True})
-    notify(world, expense.get("participant_ids") or [], "expense_deleted", "Expense deleted",
+    notify(world, _people(world, expense), "expense_deleted", "Expense deleted",
            f"{full_name(me(world))} deleted '{expense['description']}'.", {"expense_id": expense_id})
     return {"message": "Expense deleted."}
 
@@ -243,7 +251,7 @@ def splitwise_undelete_expense(world: World, expense_id: int) -> dict[str, str]:
         {message}
     """
     expense = restore_record(world, EXPENSES, expense_id)
-    notify(world, expense.get("participant_ids") or [], "expense_restored", "Expense restored",
+    notify(world, _people(world, expense), "expense_restored", "Expense restored",
            f"{full_name(me(world))} restored '{expense['description']}'.", {"expense_id": expense_id})
     return {"message": "Expense restored."}
 
@@ -306,8 +314,7 @@ def splitwise_show_no_group_expenses(world: World, query: str | None = "", parti
         list[expense] (as splitwise_show_expense)
     """
     user_id = int(me(world)["id"])
-    rows = [r for r in world.select(EXPENSES, "group_id IS NULL")
-            if user_id in {r.get("user_id"), r.get("payer_id"), *(r.get("participant_ids") or [])}]
+    rows = [r for r in world.select(EXPENSES, "group_id IS NULL") if user_id in involved_ids(world, r, is_expense=True)]
     return list_records(world, EXPENSES, rows, query=query, participant_email=participant_email,
                         min_amount=min_amount, max_amount=max_amount, min_created_at=min_created_at,
                         max_created_at=max_created_at, deleted=deleted, page_index=page_index,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mmtsb.apps.common import api_error, check_open_page
-from mmtsb.apps.splitwise.balances import pair_balances
-from mmtsb.apps.splitwise.core import (APP, AUTHED, GROUPS, MEMBERS, NOTIFICATIONS, dollars, full_name, insert,
+from mmtsb.apps.splitwise.core import (APP, AUTHED, EXPENSES, GROUPS, MEMBERS, NOTIFICATIONS, PAYMENTS, full_name, insert,
                                        is_member, me, member_ids, my_group, new_invitation_code, notify, now,
                                        user_by_email)
 from mmtsb.apps.splitwise.views import group_view
@@ -16,12 +15,6 @@ from mmtsb.world.world import World
 
 def _add_member(world: World, group_id: int, user_id: int) -> None:
     insert(world, MEMBERS, {"group_id": group_id, "user_id": user_id, "joined_at": now(world)})
-
-
-def _open_balance(world: World, group_id: int, user_id: int) -> int:
-    """The user's net cents inside the group (0 when settled)."""
-    return sum(c if creditor == user_id else -c for (creditor, debtor), c in pair_balances(world, group_id).items()
-               if user_id in (creditor, debtor))
 
 
 def _check_unique_name(world: World, creator_id: int, name: str, group_id: int | None = None) -> None:
@@ -97,10 +90,10 @@ def splitwise_show_group(world: World, group_id: int) -> dict[str, Any]:
     return group_view(world, my_group(world, group_id))
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS,))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, NOTIFICATIONS))
 def splitwise_update_group(world: World, group_id: int, name: str | None = None,
                            description: str | None = None) -> dict[str, str]:
-    """Renames or re-describes a group you belong to.
+    """Renames or re-describes a group you belong to (the other members are notified).
 
     Args:
         group_id: the group's id.
@@ -120,13 +113,15 @@ def splitwise_update_group(world: World, group_id: int, name: str | None = None,
     if not fields:
         raise api_error("Nothing to update: give name and/or description.")
     world.update(GROUPS, group_id, fields)
+    notify(world, member_ids(world, group_id), "group_updated", "Group updated",
+           f"{full_name(me(world))} updated the group '{fields.get('name', group['name'])}'.", {"group_id": group_id})
     return {"message": "Group updated."}
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, NOTIFICATIONS))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, EXPENSES, PAYMENTS, NOTIFICATIONS))
 def splitwise_delete_group(world: World, group_id: int) -> dict[str, str]:
-    """Soft-deletes a group you belong to; its expenses and payments stop counting in balances. Any member
-    can restore it with splitwise_undelete_group.
+    """Soft-deletes a group you belong to with its expenses and payments, which stop counting in balances. Any
+    member can restore it with splitwise_undelete_group.
 
     Args:
         group_id: the group's id.
@@ -138,15 +133,17 @@ def splitwise_delete_group(world: World, group_id: int) -> dict[str, str]:
     if group.get("deleted"):
         raise api_error(f"Group with group_id={group_id} is already deleted.")
     world.update(GROUPS, group_id, {"deleted": True})
+    _mark_records_deleted(world, group_id, True)
     user = me(world)
     notify(world, member_ids(world, group_id), "group_deleted", "Group deleted",
            f"{full_name(user)} deleted the group '{group['name']}'.", {"group_id": group_id})
     return {"message": "Group deleted."}
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, NOTIFICATIONS))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(GROUPS, EXPENSES, PAYMENTS, NOTIFICATIONS))
 def splitwise_undelete_group(world: World, group_id: int) -> dict[str, str]:
-    """Restores a deleted group you belong to.
+    """Restores a deleted group you belong to, with all its expenses and payments (as AppWorld does, also those
+    deleted one by one before).
 
     Args:
         group_id: the group's id (see splitwise_show_groups with delete=true).
@@ -158,6 +155,7 @@ def splitwise_undelete_group(world: World, group_id: int) -> dict[str, str]:
     if not group.get("deleted"):
         raise api_error(f"Group with group_id={group_id} is not deleted.")
     world.update(GROUPS, group_id, {"deleted": False})
+    _mark_records_deleted(world, group_id, False)
     notify(world, member_ids(world, group_id), "group_restored", "Group restored",
            f"{full_name(me(world))} restored the group '{group['name']}'.", {"group_id": group_id})
     return {"message": "Group restored."}
@@ -179,14 +177,16 @@ def splitwise_add_member_to_group(world: World, group_id: int, user_email: str) 
     if is_member(world, group_id, int(user["id"])):
         raise api_error(f"{user['email']} is already a member of group {group_id}.")
     _add_member(world, group_id, int(user["id"]))
-    notify(world, [user["id"]], "group_added", "Added to a group",
-           f"{full_name(me(world))} added you to the group '{group['name']}'.", {"group_id": group_id})
+    others = [m for m in member_ids(world, group_id) if m != int(user["id"])]
+    notify(world, others, "group_member_added", "Member added",
+           f"{full_name(me(world))} added {full_name(user)} to the group '{group['name']}'.", {"group_id": group_id},
+           actor_too=True)
     return {"message": f"{full_name(user)} added to the group."}
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(MEMBERS, NOTIFICATIONS))
 def splitwise_remove_member_from_group(world: World, group_id: int, user_email: str) -> dict[str, str]:
-    """Removes another member from a group you belong to; they must be settled up in the group first.
+    """Removes another member from a group you belong to (the remaining members are notified).
 
     Args:
         group_id: the group's id.
@@ -202,20 +202,17 @@ def splitwise_remove_member_from_group(world: World, group_id: int, user_email: 
     rows = world.select(MEMBERS, "group_id = ? AND user_id = ?", (group_id, user["id"]))
     if not rows:
         raise api_error(f"{user['email']} is not a member of group {group_id}.")
-    balance = _open_balance(world, group_id, int(user["id"]))
-    if balance:
-        raise api_error(f"{full_name(user)} still has an open balance of ${dollars(abs(balance)):.2f} in this group; "
-                        "settle up before removing them.")
     for r in rows:
         world.delete(MEMBERS, r["id"])
-    notify(world, [user["id"]], "group_removed", "Removed from a group",
-           f"{full_name(me(world))} removed you from the group '{group['name']}'.", {"group_id": group_id})
+    notify(world, member_ids(world, group_id), "group_member_removed", "Member removed",
+           f"{full_name(me(world))} removed {full_name(user)} from the group '{group['name']}'.", {"group_id": group_id},
+           actor_too=True)
     return {"message": f"{full_name(user)} removed from the group."}
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(MEMBERS, NOTIFICATIONS))
 def splitwise_exit_group(world: World, group_id: int) -> dict[str, str]:
-    """Leaves a group; you must be settled up in it first.
+    """Leaves a group (the remaining members are notified; balances in it stay as they are).
 
     Args:
         group_id: the group's id.
@@ -225,10 +222,6 @@ def splitwise_exit_group(world: World, group_id: int) -> dict[str, str]:
     """
     group = my_group(world, group_id)
     user = me(world)
-    balance = _open_balance(world, group_id, int(user["id"]))
-    if balance:
-        raise api_error(f"You still have an open balance of ${dollars(abs(balance)):.2f} in this group; settle up "
-                        "before leaving.")
     for r in world.select(MEMBERS, "group_id = ? AND user_id = ?", (group_id, user["id"])):
         world.delete(MEMBERS, r["id"])
     notify(world, member_ids(world, group_id), "group_left", "Member left",
@@ -276,3 +269,11 @@ def splitwise_accept_group_invitation(world: World, invitation_code: str) -> dic
     notify(world, member_ids(world, group["id"]), "group_joined", "New member",
            f"{full_name(user)} joined the group '{group['name']}'.", {"group_id": group["id"]})
     return {"message": f"You joined the group '{group['name']}'.", "group_id": group["id"]}
+
+
+def _mark_records_deleted(world: World, group_id: int, deleted: bool) -> None:
+    """Mark every expense and payment of a group deleted (or not), as AppWorld's delete/undelete_group do."""
+    for key in (EXPENSES, PAYMENTS):
+        for row in world.select(key, "group_id = ?", (group_id,)):
+            if bool(row.get("deleted")) != deleted:
+                world.update(key, row["id"], {"deleted": deleted})

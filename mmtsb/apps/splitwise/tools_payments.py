@@ -49,7 +49,7 @@ def splitwise_record_payment(world: World, payer_email: str, receiver_email: str
     Args:
         payer_email: the email of the person who paid.
         receiver_email: the email of the person who received the money (not the payer).
-        amount: the amount paid, in dollars (> 0, at most 2 decimals).
+        amount: the amount paid, in dollars (> 0; rounded to the cent).
         group_id: the group whose balance it settles; no group when omitted.
         description: a note about the payment.
         receipt_file_path: evidence file in your file system (/... or ~/...) to attach.
@@ -96,7 +96,7 @@ def splitwise_update_payment(world: World, payment_id: int, amount: float | None
 
     Args:
         payment_id: the payment's id.
-        amount: the new amount in dollars (> 0, at most 2 decimals).
+        amount: the new amount in dollars (> 0; rounded to the cent).
         description: the new note.
 
     Returns:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mmtsb.apps.base import App
+from mmtsb.apps.gmail.delivery import MAIL_TABLES
 from mmtsb.apps.spotify.schema import TABLES
 from mmtsb.apps.spotify.seed import seed
 
@@ -18,14 +19,11 @@ APP = App(
         "spotify.playlist_likes": ("spotify.playlists",),
         "spotify.song_likes": ("spotify.songs",),
         "spotify.album_likes": ("spotify.albums",),
-        "spotify.artist_followers": ("spotify.artists",),
         "spotify.song_reviews": ("spotify.songs",),
         "spotify.album_reviews": ("spotify.albums",),
         "spotify.playlist_reviews": ("spotify.playlists",),
-        # playing music counts plays
-        "spotify.music_players": ("spotify.songs",),
-        # subscribing marks the user premium; a receipt download writes a file (and stamps its folder)
-        "spotify.premium_subscriptions": ("spotify.users", "file_system.files", "file_system.directories"),
+        # subscribing mails a receipt (AppWorld); a receipt download writes a file (and stamps its folder)
+        "spotify.premium_subscriptions": ("file_system.files", "file_system.directories", *MAIL_TABLES),
     },
     id_offsets={"spotify.playlists": 700},
 )

@@ -215,6 +215,15 @@ def album_view(world: World, album: dict[str, Any], names: Names, with_songs: bo
     return out
 
 
+def with_followers(world: World, artists: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Artists with ``follower_count`` = the catalogue's figure plus the follower rows of this world: following
+    raises the count without writing the artist's row (AppWorld counts the follower rows)."""
+    counts: dict[int, int] = {}
+    for row in world.select(FOLLOWS):
+        counts[row["artist_id"]] = counts.get(row["artist_id"], 0) + 1
+    return [{**a, "follower_count": (a.get("follower_count") or 0) + counts.get(a["id"], 0)} for a in artists]
+
+
 def artist_view(artist: dict[str, Any]) -> dict[str, Any]:
     return {"artist_id": artist["id"], "name": artist["name"], "genre": artist.get("genre"),
             "follower_count": artist.get("follower_count") or 0, "created_at": artist.get("created_at"),

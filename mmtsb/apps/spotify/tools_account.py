@@ -33,7 +33,9 @@ _TO_GMAIL = " (it arrives in the Gmail inbox of that address)."
 # spotify_logout, spotify_send_verification_code, spotify_verify_account, spotify_send_password_reset_code,
 # spotify_reset_password, spotify_show_profile and spotify_search_users:
 add_account_tools(globals(), AccountApp(APP, "Spotify", user_search=True, columns=("verified", "is_premium"),
-                                        details=_premium, wording={
+                                        details=_premium, owned_tables=tuple(f"spotify.{t}" for t in (
+    "song_reviews", "album_reviews", "playlist_reviews", "playlists", "user_library_songs", "user_library_albums",
+    "downloaded_songs", "artist_followers", "payment_cards", "premium_subscriptions", "music_players")), wording={
     "update_account_name": Wording(args=NAMES_KEPT_WHEN_OMITTED),
     "send_verification_code": Wording("Emails a Spotify account verification code" + _TO_GMAIL),
     "send_password_reset_code": Wording("Emails a Spotify password reset code" + _TO_GMAIL),

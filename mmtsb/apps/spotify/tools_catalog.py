@@ -223,7 +223,7 @@ def spotify_search_artists(world: World, query: str | None = "", genre: str | No
     core.check_non_negative(min_follower_count, "min_follower_count")
     lo, hi = min_follower_count or 0, BIG_INT if max_follower_count is None else max_follower_count
     core.check_min_max(lo, hi, "min_follower_count", "max_follower_count")
-    artists = [a for a in world.select(ARTISTS)
+    artists = [a for a in core.with_followers(world, world.select(ARTISTS))
                if lo <= (a.get("follower_count") or 0) <= hi and _genre_matches(a.get("genre"), genre)]
     page = core.ranked_page(artists, query, lambda a: (a["name"], a.get("genre")), page_index, page_limit,
                             sort_by, ("follower_count",))
@@ -240,7 +240,7 @@ def spotify_show_artist(world: World, artist_id: int) -> dict[str, Any]:
     Returns:
         {artist_id, name, genre, follower_count, created_at, shareable_link}
     """
-    return core.artist_view(core.get_artist(world, artist_id))
+    return core.artist_view(core.with_followers(world, [core.get_artist(world, artist_id)])[0])
 
 
 @tool(domain=APP, requires=AUTHED, tables=(FOLLOWS,))

@@ -403,6 +403,7 @@ def spotify_show_following_artists(world: World, query: str | None = "", page_in
     for rel in _mine(world, FOLLOWS):
         artist = world.get(ARTISTS, rel["artist_id"])
         if artist is not None:
+            artist = core.with_followers(world, [artist])[0]
             pairs.append((artist, {**core.artist_view(artist), "followed_at": rel.get("created_at")}))
     return _page(pairs, query, lambda r: (r["name"], r.get("genre")), page_index, page_limit, sort_by,
                  ("followed_at", "name"), "-followed_at")
@@ -420,7 +421,7 @@ def spotify_follow_artist(world: World, artist_id: int) -> dict[str, str]:
     """
     core.get_artist(world, artist_id)
     return _add(world, FOLLOWS, "artist_id", artist_id, "Artist followed.",
-                f"You already follow artist {artist_id}.", (ARTISTS, "follower_count"))
+                f"You already follow artist {artist_id}.")
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(FOLLOWS,))
@@ -435,4 +436,4 @@ def spotify_unfollow_artist(world: World, artist_id: int) -> dict[str, str]:
     """
     core.get_artist(world, artist_id)
     return _remove(world, FOLLOWS, "artist_id", artist_id, "Artist unfollowed.",
-                   f"You do not follow artist {artist_id}.", (ARTISTS, "follower_count"))
+                   f"You do not follow artist {artist_id}.")

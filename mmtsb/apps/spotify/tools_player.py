@@ -53,11 +53,10 @@ def _current_id(p: dict[str, Any]) -> int:
 
 
 def _start(world: World, p: dict[str, Any], position: int) -> int:
-    """Make ``position`` the current song and play it from the start (one more play of that song)."""
+    """Make ``position`` the current song and play it from the start (a song's play_count is the catalogue's
+    figure, which playing does not change, as in AppWorld)."""
     p.update(cursor_position=position, played_seconds=0, is_playing=True)
-    song_id = p["queue_song_ids"][position]
-    core.bump(world, SONGS, song_id, "play_count", +1)
-    return song_id
+    return p["queue_song_ids"][position]
 
 
 def _songs_of(world: World, song_id: int | None, album_id: int | None, playlist_id: int | None,

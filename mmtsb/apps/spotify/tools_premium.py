@@ -9,8 +9,9 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from mmtsb.apps.common import api_error, paginate
+from mmtsb.apps.gmail.delivery import mail_receipt
 from mmtsb.apps.spotify import core
-from mmtsb.apps.spotify.core import APP, AUTHED, ONLINE, SUBSCRIPTIONS, USERS
+from mmtsb.apps.spotify.core import APP, AUTHED, ONLINE, SUBSCRIPTIONS
 from mmtsb.apps.spotify.tools_account import check_not_expired, own_card
 from mmtsb.apps.file_system.api import save_file
 from mmtsb.tools.spec import tool
@@ -74,7 +75,9 @@ def spotify_subscribe_premium(world: World, payment_card_id: int, duration: str)
         "user_id": user["id"], "duration": duration, "start_date": start.isoformat(), "end_date": end.isoformat(),
         "payment_card_id": payment_card_id, "payment_card_digits": str(card.get("card_number") or "")[-4:],
         "paid_amount": float(PLANS[duration]), "receipt_download_count": 0, "created_at": now})
-    world.update(USERS, user["id"], {"is_premium": True})
+    mail_receipt(world, app="Spotify", recipient_email=user["email"], subject="Spotify Premium Subscription Confirmation",
+                 body=f"Hello {user['first_name']},\n\nYour Premium subscription #{sub_id} ({duration}) is active.",
+                 file_name=f"premium_subscription_{sub_id}.txt", receipt=_receipt(world.get(SUBSCRIPTIONS, sub_id), user))
     return {"message": f"Subscribed to Premium ({duration}) until {end.date().isoformat()}.",
             "premium_subscription_id": sub_id}
 

@@ -21,15 +21,16 @@ APP = App(
     ),
     seed=seed,
     companions={
+        # changes to a shared project, its sections, tasks and comments notify its other members (AppWorld)
         USERS: (PROJECTS, LINKS),                      # signing up creates the new user's Inbox
-        PROJECTS: (LINKS, SECTIONS, TASKS, INVITES, *_TASK_TREE),  # owner link on create; cascade on delete
+        PROJECTS: (LINKS, SECTIONS, TASKS, INVITES, NOTIFICATIONS, *_TASK_TREE),  # owner link; cascade on delete
         LINKS: (TASKS, INVITES, NOTIFICATIONS),        # accepting an invite / removing a collaborator
-        INVITES: (NOTIFICATIONS, "gmail.emails", "gmail.user_email_threads", "gmail.global_email_threads"),
-        SECTIONS: (TASKS, *_TASK_TREE),                # order shifts; deleting a section deletes its tasks
+        INVITES: ("gmail.emails", "gmail.user_email_threads", "gmail.global_email_threads"),
+        SECTIONS: (TASKS, NOTIFICATIONS, *_TASK_TREE),  # order shifts; deleting a section deletes its tasks
         TASKS: (NOTIFICATIONS, *_TASK_TREE),           # assignment notifies; deleting a task cascades
         LABELS: (TASK_LABELS,),                        # deleting a label detaches it everywhere
-        COMMENTS: (ATTACHMENTS,),                      # posting with attachments; deleting cascades
-        ATTACHMENTS: ("file_system.files", "file_system.directories"),  # downloads land in the file system
+        COMMENTS: (ATTACHMENTS, NOTIFICATIONS),        # posting with attachments; deleting cascades
+        ATTACHMENTS: ("file_system.files", "file_system.directories", NOTIFICATIONS),  # downloads land in the file system
     },
     id_offsets={"todoist.tasks": 6400, "todoist.projects": 300, "todoist.labels": 2300},
 )

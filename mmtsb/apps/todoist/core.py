@@ -205,11 +205,13 @@ def visible_projects(world: World, user_id: int) -> list[dict[str, Any]]:
 
 
 def get_project(world: World, project_id: int, user_id: int) -> dict[str, Any]:
-    """A project the user can see; ``project_id`` 0 is the user's Inbox."""
+    """A project the user can see; ``project_id`` 0 is the user's Inbox, made on first use when the account has
+    none (as AppWorld does: an account whose verification email could not be sent starts without one)."""
     if project_id == 0:
         inbox = inbox_of(world, user_id)
         if inbox is None:
-            raise api_error("You have no Inbox project.")
+            inbox = world.get(PROJECTS, create_project(world, user_id, "Inbox", "charcoal", "", is_inbox=True,
+                                                       is_favorite=False))
         return inbox
     project = world.get(PROJECTS, project_id)
     if project is None or not can_see(world, project, user_id):
@@ -338,6 +340,16 @@ def task_group(world: World, project_id: int, section_id: int | None) -> list[di
 def notify(world: World, user_id: int, kind: str, title: str, message: str, data: dict[str, Any]) -> None:
     insert(world, NOTIFICATIONS, {"user_id": user_id, "type": kind, "title": title, "message": message,
                                   "read": False, "data": data, "created_at": now(world)})
+
+
+def notify_collaborators(world: World, project: dict[str, Any], actor: dict[str, Any], kind: str, what: str,
+                         data: dict[str, Any], *, skip: Iterable[int] = ()) -> None:
+    """Tell every member of a project but the actor (and ``skip``) what the actor did, as AppWorld does for
+    changes to a shared project, its sections, tasks and comments (``what``: "added the task 'Cake'")."""
+    text = f"{actor['first_name']} {actor['last_name']} {what} in the project {project['name']!r}."
+    for uid in member_ids(world, project):
+        if uid != actor["id"] and uid not in skip:
+            notify(world, uid, kind, kind.replace("_", " ").capitalize(), text, {"project_id": project["id"], **data})
 
 
 # ---------------------------------------------------------------------------------------------- cascades

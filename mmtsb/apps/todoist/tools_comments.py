@@ -9,7 +9,7 @@ from mmtsb.apps.file_system import api as fs
 from mmtsb.apps.file_system.core import DIRECTORIES as FS_DIRECTORIES, FILES as FS_FILES
 from mmtsb.apps.todoist import core
 from mmtsb.apps.todoist.core import AUTHED, get_comment, get_task, me, require_author
-from mmtsb.apps.todoist.schema import APP, ATTACHMENTS, COMMENTS
+from mmtsb.apps.todoist.schema import APP, ATTACHMENTS, COMMENTS, TASKS
 from mmtsb.apps.todoist.views import comment_view
 from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
@@ -24,14 +24,14 @@ def _attachment(world: World, comment_id: int, file_name: str) -> dict[str, Any]
 
 def _attach(world: World, comment_id: int, name: str, content: str, overwrite: bool) -> None:
     existing = world.select(ATTACHMENTS, "task_comment_id = ? AND file_name = ?", (comment_id, name))
-    if existing:
-        if not overwrite:
-            raise api_error(f"Task comment {comment_id} already has an attachment named {name!r}; "
-                            "pass overwrite=True to replace it.")
-        world.update(ATTACHMENTS, existing[0]["id"], {"file_content": content, "created_at": core.now(world)})
-        return
+    if existing and not overwrite:
+        raise api_error(f"Task comment {comment_id} already has an attachment named {name!r}; "
+                        "pass overwrite=True to replace it.")
+    # a replaced attachment is a new row (a new id), as in AppWorld: written before the old one goes
     core.insert(world, ATTACHMENTS, {"task_comment_id": comment_id, "file_name": name, "file_content": content,
                                      "created_at": core.now(world)})
+    for row in existing:
+        world.delete(ATTACHMENTS, row["id"])
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(COMMENTS, ATTACHMENTS))
@@ -48,8 +48,9 @@ def todoist_post_task_comment(world: World, task_id: int, content: str, attachme
     Returns:
         {message, task_comment_id}
     """
-    user_id = me(world)["id"]
-    get_task(world, task_id, user_id)
+    user = me(world)
+    user_id = user["id"]
+    task = get_task(world, task_id, user_id)
     paths = list(attachment_file_paths or [])
     if not (content or "").strip() and not paths:
         raise api_error("content must not be empty (or attach at least one file).")
@@ -64,6 +65,7 @@ def todoist_post_task_comment(world: World, task_id: int, content: str, attachme
                                                "created_at": core.now(world)})
     for name, data in loaded:
         _attach(world, comment_id, name, data, overwrite=False)
+    _notify(world, task, user, "task_comment_added", "commented on", comment_id)
     return {"message": "Comment posted.", "task_comment_id": comment_id}
 
 
@@ -109,12 +111,14 @@ def todoist_update_task_comment(world: World, task_comment_id: int, content: str
     Returns:
         {message}
     """
-    user_id = me(world)["id"]
-    comment = get_comment(world, task_comment_id, user_id)
-    require_author(comment, user_id, "edit it")
+    user = me(world)
+    comment = get_comment(world, task_comment_id, user["id"])
+    require_author(comment, user["id"], "edit it")
     if content is None:
         raise api_error("Nothing to update: give content.")
     world.update(COMMENTS, task_comment_id, {"content": content})
+    _notify(world, world.get(TASKS, comment["task_id"]), user, "task_comment_updated", "edited a comment on",
+            task_comment_id)
     return {"message": "Comment updated."}
 
 
@@ -128,9 +132,12 @@ def todoist_delete_task_comment(world: World, task_comment_id: int) -> dict[str,
     Returns:
         {message}
     """
-    user_id = me(world)["id"]
-    require_author(get_comment(world, task_comment_id, user_id), user_id, "delete it")
+    user = me(world)
+    comment = get_comment(world, task_comment_id, user["id"])
+    require_author(comment, user["id"], "delete it")
     core.delete_comment(world, task_comment_id)
+    _notify(world, world.get(TASKS, comment["task_id"]), user, "task_comment_deleted", "deleted a comment on",
+            task_comment_id)
     return {"message": "Comment deleted."}
 
 
@@ -148,10 +155,13 @@ def todoist_upload_attachment(world: World, task_comment_id: int, upload_from_fi
     Returns:
         {message, attachment_file_name}
     """
-    user_id = me(world)["id"]
-    require_author(get_comment(world, task_comment_id, user_id), user_id, "attach files to it")
+    user = me(world)
+    comment = get_comment(world, task_comment_id, user["id"])
+    require_author(comment, user["id"], "attach files to it")
     name, data, _ = fs.read_file(world, file_system_access_token, upload_from_file_path, "upload_from_file_path")
     _attach(world, task_comment_id, name, data, overwrite=bool(overwrite))
+    _notify(world, world.get(TASKS, comment["task_id"]), user, "task_comment_updated", "attached a file to a comment on",
+            task_comment_id)
     return {"message": "Attachment uploaded.", "attachment_file_name": name}
 
 
@@ -190,8 +200,16 @@ def todoist_delete_attachment(world: World, task_comment_id: int, attachment_fil
     Returns:
         {message}
     """
-    user_id = me(world)["id"]
-    comment = get_comment(world, task_comment_id, user_id)
-    require_author(comment, user_id, "remove its attachments")
+    user = me(world)
+    comment = get_comment(world, task_comment_id, user["id"])
+    require_author(comment, user["id"], "remove its attachments")
     world.delete(ATTACHMENTS, _attachment(world, comment["id"], attachment_file_name)["id"])
+    _notify(world, world.get(TASKS, comment["task_id"]), user, "task_comment_updated",
+            "removed an attachment from a comment on", task_comment_id)
     return {"message": "Attachment deleted."}
+
+
+def _notify(world: World, task: dict[str, Any], actor: dict[str, Any], kind: str, did: str, comment_id: int) -> None:
+    """Tell the task's project members what the actor did to a comment (as AppWorld does)."""
+    core.notify_collaborators(world, world.get(core.PROJECTS, task["project_id"]), actor, kind,
+                              f"{did} the task {task['title']!r}", {"task_id": task["id"], "task_comment_id": comment_id})

@@ -105,7 +105,8 @@ def todoist_update_project(world: World, project_id: int, name: str | None = Non
     Returns:
         {message}
     """
-    user_id = me(world)["id"]
+    user = me(world)
+    user_id = user["id"]
     project = get_project(world, project_id, user_id)
     check_text(name, "name")
     check_color(color)
@@ -128,6 +129,7 @@ def todoist_update_project(world: World, project_id: int, name: str | None = Non
                                  "created_at": core.now(world), **flags})
         else:
             world.update(LINKS, link["id"], flags)
+    core.notify_collaborators(world, project, user, "project_updated", "updated the project", {})
     return {"message": "Project updated."}
 
 
@@ -144,12 +146,13 @@ def todoist_delete_project(world: World, project_id: int) -> dict[str, str]:
     Returns:
         {message}
     """
-    user_id = me(world)["id"]
-    project = get_project(world, project_id, user_id)
+    user = me(world)
+    project = get_project(world, project_id, user["id"])
     if project.get("is_inbox"):
         raise api_error("The Inbox project cannot be deleted.")
-    core.require_owner(project, user_id, "delete it (collaborators can leave it with "
-                                         "todoist_remove_collaborator_from_project)")
+    core.require_owner(project, user["id"], "delete it (collaborators can leave it with "
+                                            "todoist_remove_collaborator_from_project)")
+    core.notify_collaborators(world, project, user, "project_deleted", "deleted the project", {})
     core.delete_project(world, project["id"])
     return {"message": "Project deleted."}
 
@@ -168,12 +171,15 @@ def todoist_create_section(world: World, project_id: int, name: str, order_index
     Returns:
         {message, section_id}
     """
-    project = get_project(world, project_id, me(world)["id"])
+    user = me(world)
+    project = get_project(world, project_id, user["id"])
     check_text(name, "name")
+    _check_unique_section(world, project["id"], name)
     group = world.select(SECTIONS, "project_id = ?", (project["id"],))
     value = core.place(world, SECTIONS, group, order_index)
     section_id = core.insert(world, SECTIONS, {"project_id": project["id"], "name": name, "order_index": value,
                                                "created_at": core.now(world)})
+    core.notify_collaborators(world, project, user, "project_updated", f"added the section {name!r}", {})
     return {"message": "Section created.", "section_id": section_id}
 
 
@@ -204,15 +210,19 @@ def todoist_update_section(world: World, section_id: int, name: str | None = Non
     Returns:
         {message}
     """
-    section = core.get_section(world, section_id, me(world)["id"])
+    user = me(world)
+    section = core.get_section(world, section_id, user["id"])
     check_text(name, "name")
     if name is None and order_index is None:
         raise api_error("Nothing to update: give name and/or order_index.")
     if name is not None:
+        _check_unique_section(world, section["project_id"], name, section_id)
         world.update(SECTIONS, section_id, {"name": name})
     if order_index is not None:
         group = world.select(SECTIONS, "project_id = ?", (section["project_id"],))
         core.move(world, SECTIONS, group, section, order_index)
+    core.notify_collaborators(world, world.get(core.PROJECTS, section["project_id"]), user, "project_updated",
+                              f"updated the section {section['name']!r}", {})
     return {"message": "Section updated."}
 
 
@@ -226,8 +236,11 @@ def todoist_delete_section(world: World, section_id: int) -> dict[str, str]:
     Returns:
         {message}
     """
-    core.get_section(world, section_id, me(world)["id"])
+    user = me(world)
+    section = core.get_section(world, section_id, user["id"])
     removed = core.delete_section(world, section_id)
+    core.notify_collaborators(world, world.get(core.PROJECTS, section["project_id"]), user, "project_updated",
+                              f"deleted the section {section['name']!r}", {})
     return {"message": f"Section deleted (with {removed} task{'s' if removed != 1 else ''})."}
 
 
@@ -246,7 +259,8 @@ def todoist_remove_collaborator_from_project(world: World, project_id: int, emai
     Returns:
         {message}
     """
-    user_id = me(world)["id"]
+    user = me(world)
+    user_id = user["id"]
     project = get_project(world, project_id, user_id)
     target = core.require_user(world, email)
     if target["id"] == project["user_id"]:
@@ -259,22 +273,24 @@ def todoist_remove_collaborator_from_project(world: World, project_id: int, emai
     world.delete(LINKS, link["id"])
     for task in world.select(TASKS, "project_id = ? AND assignee_id = ?", (project["id"], target["id"])):
         world.update(TASKS, task["id"], {"assignee_id": None, "assigner_id": None})
+    core.notify_collaborators(world, project, user, "collaborator_removed",
+                              f"removed {target['first_name']} {target['last_name']}", {"email": target.get("email")},
+                              skip=(target["id"],))
     if target["id"] != user_id:
-        core.notify(world, target["id"], "collaborator_removed", "Removed from a project",
-                    f"You were removed from the project {project['name']!r}.", {"project_id": project["id"]})
         return {"message": f"{email} was removed from the project."}
     return {"message": "You left the project."}
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(INVITES, NOTIFICATIONS))
 def todoist_send_project_invite(world: World, project_id: int, email: str) -> dict[str, Any]:
-    """Invites someone to collaborate on a project (they get a notification and an email).
+    """Invites a Todoist user to collaborate on a project; they get the invite code by email.
 
-    The invitee joins with the returned invite code through todoist_accept_project_invite.
+    The invitee joins with the returned invite code through todoist_accept_project_invite. Inviting someone
+    again while their invite is pending mails them the same code again.
 
     Args:
         project_id: the project's id (the Inbox cannot be shared).
-        email: the invitee's email address.
+        email: the invitee's email address (they need a Todoist account).
 
     Returns:
         {message, invite_code}
@@ -284,31 +300,28 @@ def todoist_send_project_invite(world: World, project_id: int, email: str) -> di
     email = core.check_email(email)
     if project.get("is_inbox"):
         raise api_error("The Inbox project cannot be shared.")
-    invitee = core.user_by_email(world, email)
-    if invitee is not None and invitee["id"] in core.member_ids(world, project):
+    invitee = core.require_user(world, email)
+    if invitee["id"] in core.member_ids(world, project):
         raise api_error(f"{email} already collaborates on project {project['id']} ({project['name']!r}).")
     pending = world.select(INVITES, "project_id = ? AND lower(invitee_email) = lower(?)", (project["id"], email))
     if pending:
-        return {"message": f"{email} already has a pending invite to this project.",
-                "invite_code": pending[0]["invite_code"]}
-    code = world.new_uuid().replace("-", "")[:12]
-    core.insert(world, INVITES, {"project_id": project["id"], "inviter_id": inviter["id"], "invitee_email": email,
-                                 "invite_code": code, "created_at": core.now(world)})
+        code = pending[0]["invite_code"]
+    else:
+        code = world.new_uuid().replace("-", "")[:12]
+        core.insert(world, INVITES, {"project_id": project["id"], "inviter_id": inviter["id"],
+                                     "invitee_email": email, "invite_code": code, "created_at": core.now(world)})
     who = f"{inviter['first_name']} {inviter['last_name']}"
     text = f"{who} invited you to collaborate on the Todoist project {project['name']!r}. Invite code: {code}."
-    if invitee is not None:
-        core.notify(world, invitee["id"], "project_invite", "Project invitation", text,
-                    {"project_id": project["id"], "invite_code": code, "inviter_email": inviter.get("email")})
     _email(world, email, f"{who} invited you to a Todoist project", text)
     return {"message": f"Invite sent to {email}.", "invite_code": code}
 
 
 @tool(domain=APP, mutates=True, requires=AUTHED, tables=(INVITES, LINKS, NOTIFICATIONS))
 def todoist_accept_project_invite(world: World, invite_code: str) -> dict[str, Any]:
-    """Joins a project with an invite code sent to your email.
+    """Joins a project with an invite code sent to your email (the project's members are notified).
 
     Args:
-        invite_code: the code from the invitation (notification or email).
+        invite_code: the code from the invitation email.
 
     Returns:
         {message, project_id}
@@ -318,17 +331,15 @@ def todoist_accept_project_invite(world: World, invite_code: str) -> dict[str, A
     if (invite["invitee_email"] or "").lower() != (user.get("email") or "").lower():
         raise api_error("This invite was sent to another email address; only its invitee can accept it.")
     project = world.get(PROJECTS, invite["project_id"])
-    world.delete(INVITES, invite["id"])
     if project is None:
         raise api_error("The project of this invite no longer exists.")
-    if user["id"] not in core.member_ids(world, project):
-        world.insert(LINKS, {"id": max(world.next_id(LINKS), core.LINK_ID_OFFSET), "project_id": project["id"],
-                             "user_id": user["id"], "is_favorite": False, "is_archived": False,
-                             "created_at": core.now(world)})
-    if invite.get("inviter_id") is not None and invite["inviter_id"] != user["id"]:
-        core.notify(world, invite["inviter_id"], "project_invite_accepted", "Invitation accepted",
-                    f"{user['first_name']} {user['last_name']} joined the project {project['name']!r}.",
-                    {"project_id": project["id"], "email": user.get("email")})
+    if user["id"] in core.member_ids(world, project):
+        raise api_error(f"You already collaborate on project {project['id']} ({project['name']!r}).")
+    world.delete(INVITES, invite["id"])
+    world.insert(LINKS, {"id": max(world.next_id(LINKS), core.LINK_ID_OFFSET), "project_id": project["id"],
+                         "user_id": user["id"], "is_favorite": False, "is_archived": False,
+                         "created_at": core.now(world)})
+    core.notify_collaborators(world, project, user, "collaborator_joined", "joined", {"email": user.get("email")})
     return {"message": f"You joined the project {project['name']!r}.", "project_id": project["id"]}
 
 
@@ -350,6 +361,12 @@ def todoist_delete_project_invite(world: World, invite_code: str) -> dict[str, s
                         "invite.")
     world.delete(INVITES, invite["id"])
     return {"message": "Invite cancelled."}
+
+
+def _check_unique_section(world: World, project_id: int, name: str, section_id: int | None = None) -> None:
+    """A project's sections have distinct names (AppWorld's uniqueness of (project, name))."""
+    if any(r["id"] != section_id for r in world.select(SECTIONS, "project_id = ? AND name = ?", (project_id, name))):
+        raise api_error(f"The project already has a section named {name!r}; section names must be unique.")
 
 
 def _check_unique_name(world: World, owner_id: int, name: str, project_id: int | None = None) -> None:

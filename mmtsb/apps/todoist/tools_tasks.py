@@ -73,7 +73,8 @@ def todoist_create_task(world: World, project_id: int, title: str, section_id: i
     Returns:
         {message, task_id}
     """
-    user_id = me(world)["id"]
+    user = me(world)
+    user_id = user["id"]
     project = get_project(world, project_id, user_id)
     check_text(title, "title")
     if section_id is not None:
@@ -89,6 +90,7 @@ def todoist_create_task(world: World, project_id: int, title: str, section_id: i
         "description": description or "", "due_date": due, "priority": priority, "is_completed": False,
         "duration": dur.get("duration"), "duration_unit": dur.get("duration_unit"), "order_index": value,
         "assignee_id": None, "assigner_id": None, "created_at": core.now(world)})
+    core.notify_collaborators(world, project, user, "task_added", f"added the task {title!r}", {"task_id": task_id})
     return {"message": "Task created.", "task_id": task_id}
 
 
@@ -221,10 +223,9 @@ def todoist_assign_or_unassign_task(world: World, task_id: int, assignee_email: 
         raise api_error(f"{assignee_email} is not a collaborator of project {project['id']} ({project['name']!r}); "
                         "invite them first with todoist_send_project_invite.")
     world.update(TASKS, task_id, {"assignee_id": assignee["id"], "assigner_id": user["id"]})
-    if assignee["id"] != user["id"]:
-        core.notify(world, assignee["id"], "task_assigned", "Task assigned to you",
-                    f"{user['first_name']} {user['last_name']} assigned you the task {task['title']!r}.",
-                    {"task_id": task_id, "project_id": project["id"]})
+    core.notify(world, assignee["id"], "task_assigned", "Task assigned to you",
+                f"{user['first_name']} {user['last_name']} assigned you the task {task['title']!r}.",
+                {"task_id": task_id, "project_id": project["id"]})
     return {"message": f"Task assigned to {assignee_email}."}
 
 
@@ -264,13 +265,16 @@ def todoist_update_task(world: World, task_id: int, title: str | None = None, de
     Returns:
         {message}
     """
-    task = get_task(world, task_id, me(world)["id"])
+    user = me(world)
+    task = get_task(world, task_id, user["id"])
     _update_work_item(world, TASKS, task, order_index, "title, description, due_date, duration, duration_unit, "
                       "is_completed, order_index or priority", title=title, description=description,
                       due_date=due_date, duration=duration, duration_unit=duration_unit, is_completed=is_completed,
                       priority=priority)
     if order_index is not None:
         core.move(world, TASKS, core.task_group(world, task["project_id"], task.get("section_id")), task, order_index)
+    core.notify_collaborators(world, world.get(core.PROJECTS, task["project_id"]), user, "task_updated",
+                              f"updated the task {task['title']!r}", {"task_id": task_id})
     return {"message": "Task updated."}
 
 
@@ -284,8 +288,11 @@ def todoist_delete_task(world: World, task_id: int) -> dict[str, str]:
     Returns:
         {message}
     """
-    get_task(world, task_id, me(world)["id"])
+    user = me(world)
+    task = get_task(world, task_id, user["id"])
     core.delete_task(world, task_id)
+    core.notify_collaborators(world, world.get(core.PROJECTS, task["project_id"]), user, "task_deleted",
+                              f"deleted the task {task['title']!r}", {"task_id": task_id})
     return {"message": "Task deleted."}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mmtsb.apps.base import App
+from mmtsb.apps.gmail.delivery import MAIL_TABLES
 from mmtsb.apps.venmo.schema import TABLES
 from mmtsb.apps.venmo.seed import seed, starting_balance
 
@@ -22,11 +23,11 @@ APP = App(
         # paying moves balances and notifies; approving a request creates its transaction; receipts are files
         "venmo.transactions": ("venmo.users", "venmo.notifications", "venmo.payment_requests", *_RECEIPTS),
         "venmo.payment_requests": ("venmo.transactions", "venmo.users", "venmo.notifications"),
-        "venmo.bank_transfers": ("venmo.users", *_RECEIPTS),
+        "venmo.bank_transfers": ("venmo.users", *_RECEIPTS, *MAIL_TABLES),   # a transfer mails its receipt
         "venmo.friendships": ("venmo.notifications",),
-        "venmo.transaction_likes": ("venmo.transactions", "venmo.notifications"),
-        "venmo.transaction_comments": ("venmo.notifications", "venmo.transaction_comment_likes"),
-        "venmo.transaction_comment_likes": ("venmo.transaction_comments", "venmo.notifications"),
+        "venmo.transaction_likes": ("venmo.transactions",),
+        "venmo.transaction_comments": ("venmo.transaction_comment_likes",),
+        "venmo.transaction_comment_likes": ("venmo.transaction_comments",),
         # deleting an account removes its friendships and linked cards
         "venmo.users": ("venmo.friendships", "venmo.payment_cards"),
         # a downloaded receipt counts the download on its transaction or bank transfer

@@ -53,6 +53,7 @@ def _drop_friends_and_cards(world: World) -> None:
 add_account_tools(globals(), AccountApp(
     APP, "Venmo", profile=False, columns=("verified", "venmo_balance"), details=_balance_and_friends,
     detail_fields=("friend_count",), after_signup=_zero_balance, before_delete=_drop_friends_and_cards,
+    owned_tables=("venmo.notifications",),
     delete_tables=(FRIENDSHIPS, CARDS), wording={
         "show_account": Wording("Returns the logged-in user's private Venmo account details incl. balance."),
         "signup": Wording("Creates a new Venmo account (with a $0.00 balance)."),

@@ -7,6 +7,7 @@ from typing import Any
 
 from mmtsb.apps.common import api_error, paged_search, paginate, parse_date
 from mmtsb.apps.file_system.api import save_file
+from mmtsb.apps.gmail.delivery import mail_receipt
 from mmtsb.apps.venmo.core import (
     APP,
     AUTHED,
@@ -61,6 +62,12 @@ def _transfer(world: World, kind: str, amount: float, payment_card_id: int) -> d
                                            "receipt_download_count": 0, "created_at": now(world)})
     verb = "Added" if kind == "card_to_venmo" else "Withdrew"
     where = "from" if kind == "card_to_venmo" else "to"
+    subject = ("Money Transferred from Payment Card to Venmo" if kind == "card_to_venmo"
+               else "Money Transferred from Venmo to Payment Card")
+    mail_receipt(world, app="Venmo", recipient_email=user["email"], subject=subject,
+                 body=f"Hello {user['first_name']},\n\n{verb} ${value:.2f} {where} your card ending in "
+                      f"{card_digits(card)} (transfer #{transfer_id}).",
+                 file_name=f"transfer_{transfer_id}.txt", receipt=_transfer_receipt(world.get(TRANSFERS, transfer_id), user))
     return {"message": f"{verb} ${value:.2f} {where} card ending in {card_digits(card)}; your balance is now "
                        f"${new:.2f}.", "bank_transfer_id": int(transfer_id)}
 
@@ -91,6 +98,13 @@ def venmo_withdraw_from_venmo_balance(world: World, amount: float, payment_card_
         {message, bank_transfer_id}
     """
     return _transfer(world, "venmo_to_card", amount, payment_card_id)
+
+
+def _transfer_receipt(row: dict[str, Any], user: dict[str, Any]) -> str:
+    return "\n".join(["Venmo bank transfer receipt", f"Bank transfer ID: {row['id']}", f"Date: {row.get('created_at')}",
+                      f"Account: {full_name(user)} <{user.get('email')}>",
+                      f"Type: {row.get('transfer_type')}", f"Amount: ${float(row.get('amount') or 0):.2f}",
+                      f"Card: ending in {row.get('payment_card_digits')}"])
 
 
 def _transfer_view(row: dict[str, Any]) -> dict[str, Any]:
@@ -138,12 +152,8 @@ def venmo_download_bank_transfer_receipt(world: World, bank_transfer_id: int, fi
     row = world.get(TRANSFERS, bank_transfer_id)
     if row is None or row.get("user_id") != user["id"]:
         raise api_error(f"Bank transfer with bank_transfer_id={bank_transfer_id} does not exist.")
-    text = "\n".join(["Venmo bank transfer receipt", f"Bank transfer ID: {row['id']}", f"Date: {row.get('created_at')}",
-                      f"Account: {full_name(user)} <{user.get('email')}>",
-                      f"Type: {row.get('transfer_type')}", f"Amount: ${float(row.get('amount') or 0):.2f}",
-                      f"Card: ending in {row.get('payment_card_digits')}"])
     path = save_file(world, file_system_access_token, download_to_file_path,
-                     f"venmo_bank_transfer_{row['id']}_receipt.txt", text, overwrite)
+                     f"venmo_bank_transfer_{row['id']}_receipt.txt", _transfer_receipt(row, user), overwrite)
     world.update(TRANSFERS, row["id"], {"receipt_download_count": int(row.get("receipt_download_count") or 0) + 1})
     return {"message": "Receipt downloaded.", "file_path": path}
 

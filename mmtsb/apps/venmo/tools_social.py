@@ -11,12 +11,9 @@ from mmtsb.apps.venmo.core import (
     COMMENT_LIKES,
     COMMENTS,
     LIKES,
-    NOTIFICATIONS,
     TRANSACTIONS,
     friend_ids,
-    full_name,
     me,
-    notify,
     now,
     party,
     transaction_view,
@@ -26,18 +23,10 @@ from mmtsb.tools.spec import tool
 from mmtsb.world.world import World
 
 
-def _notify_parties(world: World, txn: dict[str, Any], kind: str, title: str, message: str, **data: Any) -> None:
-    """Tell the transaction's sender and receiver (except the acting user) about activity on it."""
-    actor = me(world)["id"]
-    for uid in dict.fromkeys((txn.get("sender_id"), txn.get("receiver_id"))):
-        if uid is not None and uid != actor:
-            notify(world, uid, kind, title, message, transaction_id=txn["id"], **data)
-
-
 # ------------------------------------------------------------------------------------------ transaction likes
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(LIKES, TRANSACTIONS, NOTIFICATIONS))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(LIKES, TRANSACTIONS))
 def venmo_like_transaction(world: World, transaction_id: int) -> dict[str, str]:
-    """Likes a transaction (yours, or another user's public one).
+    """Likes a transaction (yours, or another user's public one); nobody is notified, as in AppWorld.
 
     Args:
         transaction_id: the transaction's id.
@@ -51,7 +40,6 @@ def venmo_like_transaction(world: World, transaction_id: int) -> dict[str, str]:
         raise api_error(f"You have already liked transaction {transaction_id}.")
     world.insert(LIKES, {"transaction_id": txn["id"], "user_id": user["id"], "created_at": now(world)})
     world.update(TRANSACTIONS, txn["id"], {"like_count": int(txn.get("like_count") or 0) + 1})
-    _notify_parties(world, txn, "transaction_liked", "New like", f"{full_name(user)} liked your transaction.")
     return {"message": "Transaction liked."}
 
 
@@ -120,9 +108,9 @@ def venmo_show_transaction_comments(world: World, transaction_id: int, page_inde
     return [_comment_view(world, uid, r) for r in paginate(rows, page_index, page_limit)]
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(COMMENTS, NOTIFICATIONS))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(COMMENTS,))
 def venmo_create_transaction_comment(world: World, transaction_id: int, comment: str) -> dict[str, Any]:
-    """Comments on a transaction (yours, or another user's public one).
+    """Comments on a transaction (yours, or another user's public one); nobody is notified, as in AppWorld.
 
     Args:
         transaction_id: the transaction's id.
@@ -137,8 +125,6 @@ def venmo_create_transaction_comment(world: World, transaction_id: int, comment:
     stamp = now(world)
     comment_id = world.insert(COMMENTS, {"transaction_id": txn["id"], "user_id": user["id"], "comment": comment,
                                          "like_count": 0, "created_at": stamp, "updated_at": stamp})
-    _notify_parties(world, txn, "transaction_commented", "New comment",
-                    f"{full_name(user)} commented on your transaction: {comment}", comment_id=comment_id)
     return {"message": "Comment posted.", "comment_id": int(comment_id)}
 
 
@@ -189,7 +175,7 @@ def venmo_delete_transaction_comment(world: World, comment_id: int) -> dict[str,
     return {"message": "Comment deleted."}
 
 
-@tool(domain=APP, mutates=True, requires=AUTHED, tables=(COMMENT_LIKES, COMMENTS, NOTIFICATIONS))
+@tool(domain=APP, mutates=True, requires=AUTHED, tables=(COMMENT_LIKES, COMMENTS))
 def venmo_like_transaction_comment(world: World, comment_id: int) -> dict[str, str]:
     """Likes a transaction comment.
 
@@ -205,9 +191,6 @@ def venmo_like_transaction_comment(world: World, comment_id: int) -> dict[str, s
         raise api_error(f"You have already liked comment {comment_id}.")
     world.insert(COMMENT_LIKES, {"comment_id": row["id"], "user_id": user["id"], "created_at": now(world)})
     world.update(COMMENTS, row["id"], {"like_count": int(row.get("like_count") or 0) + 1})
-    if row.get("user_id") not in (None, user["id"]):
-        notify(world, row["user_id"], "comment_liked", "New like", f"{full_name(user)} liked your comment.",
-               transaction_id=row["transaction_id"], comment_id=row["id"])
     return {"message": "Comment liked."}
 
 

@@ -26,26 +26,40 @@ CODE = re.compile(r"code is:?\s*([A-Za-z0-9]+)")
 APPS = ("gmail", "phone", "amazon", "file_system", "simple_note", "splitwise", "spotify", "todoist", "venmo")
 
 
-def resolve(value: Any, results: dict[str, Any], latest_code: Any) -> Any:
+def resolve(value: Any, results: dict[str, Any], lookup: Any) -> Any:
     """A step's argument with its references filled in: ``"$label.field"`` from an earlier step's result,
-    ``"$code:<email>"`` from the newest mailed code (``latest_code(email)``). Shared with our side."""
-    if isinstance(value, str) and value.startswith("$code:"):
-        return latest_code(value.removeprefix("$code:"))
+    ``"$code:<email>"`` and ``"$token:<app>"`` from the side (``lookup("code", email)``: the newest mailed code;
+    ``lookup("token", app)``: the acting person's access token of that app). Shared with our side."""
+    for kind in ("code", "token"):
+        if isinstance(value, str) and value.startswith(f"${kind}:"):
+            return lookup(kind, value.removeprefix(f"${kind}:"))
+    if isinstance(value, str) and value.startswith("$") and "|" in value:
+        # "$a.x|$a.y": the first that resolves (where the two sides name a result's field differently)
+        found = (resolve(v, results, lookup) for v in value.split("|"))
+        return next((v for v in found if v is not None), None)
     if isinstance(value, str) and value.startswith("$"):
-        label, _, field = value[1:].partition(".")
-        got = results.get(label)
-        return got.get(field) if isinstance(got, dict) else None
+        label, *path = value[1:].split(".")    # "$n.list.0.notification_id": a field of a listed item
+        got: Any = results.get(label)
+        for part in path:
+            if isinstance(got, list) and part.isdigit() and int(part) < len(got):
+                got = got[int(part)]
+            elif isinstance(got, dict):
+                got = got.get(part)
+            else:
+                return None
+        return got
     if isinstance(value, list):
-        return [resolve(v, results, latest_code) for v in value]
+        return [resolve(v, results, lookup) for v in value]
     if isinstance(value, dict):
-        return {k: resolve(v, results, latest_code) for k, v in value.items()}
+        return {k: resolve(v, results, lookup) for k, v in value.items()}
     return value
 
 
 class AppWorldSide:
     """One sequence's AppWorld: fresh in-memory databases, frozen time, the plan's people."""
 
-    def __init__(self, start: datetime, people: list[dict[str, Any]], namespace: str) -> None:
+    def __init__(self, start: datetime, people: list[dict[str, Any]], namespace: str, card_balance: float = 0,
+                 catalog: dict[str, list[dict[str, Any]]] | None = None) -> None:
         from appworld.apps.api_lib import import_models_module
         from appworld.requester import Requester
 
@@ -64,8 +78,14 @@ class AppWorldSide:
             # an earlier sequence's, made at the same frozen instant)
             import_apis_module(app).logging_manager.blacklisted_tokens.clear()
             CompanyNotifier(app).create_accounts(skip_if_exists=True)
+        #: per app, the ids of AppWorld's company accounts (the senders of its automatic emails, which keep
+        #: a receipt in their own file system before attaching it): their rows are plumbing no agent sees
+        self.company_ids = {app: [u.id for u in self.models(app).User.find_all()] for app in APPS}
+        self.card_balance = card_balance
         for p in people:
             self._create_person(p)
+        for key, rows in (catalog or {}).items():
+            self._insert_catalog(key, rows)
 
     def _create_person(self, p: dict[str, Any]) -> None:
         """Sign the person up in every app through its own API (Gmail and Phone first, as they deliver the
@@ -80,17 +100,48 @@ class AppWorldSide:
             if hasattr(user, "verified"):
                 user.verified = True
                 user.save()
+        if p.get("card"):
+            self._register_card(p)
+
+    def _insert_catalog(self, key: str, rows: list[dict[str, Any]]) -> None:
+        """Insert catalogue rows through the app's own models (the fields each model has); the tables start empty
+        and the rows are numbered 1, 2, ... as their ids say."""
+        app, table = key.split(".", 1)
+        module = self.models(app)
+        model = next(m for m in vars(module).values() if isinstance(m, type) and issubclass(m, module.SQLModel)
+                     and getattr(m, "table_name", None) == table)
+        for row in rows:
+            values = {k: (datetime.fromisoformat(v) if k.endswith(("_at", "_date")) and isinstance(v, str) else v)
+                      for k, v in row.items() if k in model.__fields__ and k != "id"}
+            record = model.create(**values)
+            record.save()
+            if record.id != row["id"]:
+                raise RuntimeError(f"setup: {key} row {row['id']} got id {record.id}")
+
+    def _register_card(self, p: dict[str, Any]) -> None:
+        """Put the person's real card in AppWorld's bank (its admin records), which the apps ask to validate,
+        debit and credit cards."""
+        admin = self.models("admin")
+        holder = admin.MainUser.create(first_name=p["first_name"], last_name=p["last_name"], email=p["email"],
+                                       phone_number=p["phone_number"], birthday="1990-01-01", sex="female")
+        holder.save()
+        admin.PaymentCard.create(main_user_id=holder.id, owner_name=f"{p['first_name']} {p['last_name']}",
+                                 balance=self.card_balance, **p["card"]).save()
 
     # ------------------------------------------------------------------------------------------ state
     def fingerprints(self) -> dict[str, str]:
-        """``app.table`` -> a hash of its rows (search-index shadow tables left out)."""
+        """``app.table`` -> a hash of its rows (search-index shadow tables and the company accounts' rows left
+        out)."""
         out: dict[str, str] = {}
         for app in APPS:
             con = self.models(app).SQLModel.db.connection
             names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")
                      if not n.startswith("sqlite") and "_fts" not in n]
             for name in names:
-                rows = con.execute(f'SELECT * FROM "{name}" ORDER BY rowid').fetchall()
+                columns = {c[1] for c in con.execute(f'PRAGMA table_info("{name}")')}
+                company = self.company_ids.get(app) if "user_id" in columns and name != "users" else None
+                where = f"WHERE user_id NOT IN ({','.join(map(str, company))})" if company else ""
+                rows = con.execute(f'SELECT * FROM "{name}" {where} ORDER BY rowid').fetchall()
                 out[f"{app}.{name}"] = hashlib.sha1(repr(rows).encode()).hexdigest()
         return out
 
@@ -130,7 +181,8 @@ class AppWorldSide:
             self.advance(step["advance_minutes"])
             return {"skip": True}
         app, api = step["app"], step["api"]
-        args = resolve(step.get("args", {}), self.results, self.latest_code)
+        args = resolve(step.get("args", {}), self.results,
+                       lambda kind, arg: self.latest_code(arg) if kind == "code" else self.token(step.get("as"), arg))
         from appworld.requester import _get_api_name_to_doc
 
         docs = _get_api_name_to_doc(app, include_private_apis=False)
@@ -143,7 +195,11 @@ class AppWorldSide:
         if step.get("as") and "access_token" in known:
             args["access_token"] = self.token(step["as"], app)
         before = self.fingerprints()
-        response = self.requester._request(app, api, track=False, **args)
+        try:
+            response = self.requester._request(app, api, track=False, **args)
+        except Exception as exc:  # noqa: BLE001 - an API that raises (e.g. a model's own validation) has failed
+            return {"ok": False, "status": 500, "message": f"{type(exc).__name__}: {exc}",
+                    "changed": sorted(k for k, v in self.fingerprints().items() if v != before.get(k))}
         after = self.fingerprints()
         try:
             body = response.json()
@@ -165,7 +221,7 @@ def main() -> None:
     plan = json.load(sys.stdin)
     start = datetime.fromisoformat(plan["start"])
     for n, sequence in enumerate(plan["sequences"]):
-        side = AppWorldSide(start, plan["people"], f"seq{n}")
+        side = AppWorldSide(start, plan["people"], f"seq{n}", plan.get("card_balance", 0), plan.get("catalog"))
         for i, step in enumerate(sequence["steps"]):
             try:
                 out = side.step(step)

@@ -1,7 +1,8 @@
 """Plays the harness's call sequences against our apps, as :mod:`.appworld_side` plays them against AppWorld's.
 
 Each sequence gets a fresh World with every table and no rows, where the people of :data:`.plan.PEOPLE`
-sign up to every app through our own signup tools and are then marked verified, as on the AppWorld side.
+sign up to every app through our own signup tools and are then marked verified, as on the AppWorld side, and the
+rows of :data:`.plan.CATALOG` are inserted.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from mmtsb.apps.accounts import identity_column
 from mmtsb.apps.base_world import world_tables
 from mmtsb.testing.appworld.appworld_side import CODE, resolve
-from mmtsb.testing.appworld.plan import APPS, PEOPLE, START, Sequence, Step
+from mmtsb.testing.appworld.plan import APPS, CATALOG, PEOPLE, START, Sequence, Step
 from mmtsb.tools.session import ToolSession
 from mmtsb.tools.toolbox import full_registry
 from mmtsb.world import device
@@ -33,6 +34,10 @@ class OurSide:
         self.results: dict[str, Any] = {}
         for p in PEOPLE:
             self._create_person(p)
+        for key, rows in CATALOG.items():
+            table = self.world.table(key)
+            for row in rows:
+                self.world.insert(key, {k: v for k, v in row.items() if table.has(k)})
         for app in APPS:
             device.logout(self.world, app)
 
@@ -59,6 +64,17 @@ class OurSide:
                 return found.group(1)
         return "no-code"
 
+    def token(self, person: str | None, app: str) -> str:
+        """``person``'s access token of ``app`` (logging them in there, as the AppWorld side does)."""
+        if person is None:
+            return "no-account"
+        ident = identity_column(app)
+        wanted = self.people[person][ident]
+        session = device.session_of(self.world, app)
+        if session is None or session["username"] != wanted:
+            return device.login(self.world, app, wanted)["access_token"]
+        return session["access_token"]
+
     def _act_as(self, step: Step) -> None:
         """Log ``step.as_`` into the step's app (or log out when nobody acts), unless already so."""
         if step.as_ is None:
@@ -78,7 +94,9 @@ class OurSide:
         if step.api not in ("login",):
             self._act_as(step)
         before = self.world.snapshot()
-        out = self.session.call(step.tool, resolve(step.args, self.results, self.latest_code))
+        args = resolve(step.args, self.results,
+                       lambda kind, arg: self.latest_code(arg) if kind == "code" else self.token(step.as_, arg))
+        out = self.session.call(step.tool, args)
         changed = sorted(k for k in self.world.diff(before).tables if k.split(".", 1)[0] in APPS)
         if step.label and out.ok:
             self.results[step.label] = out.value if isinstance(out.value, dict) else {"list": out.value}

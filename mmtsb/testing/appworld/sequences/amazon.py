@@ -1,6 +1,6 @@
 """Amazon: address names unique per user, order sort fields."""
 
-from mmtsb.testing.appworld.plan import call, sequence
+from mmtsb.testing.appworld.plan import call, card_of, sequence
 
 HOME = {"name": "Home", "street_address": "1 Main St", "city": "Seattle", "state": "WA", "country": "USA",
         "zip_code": 98101}
@@ -19,5 +19,102 @@ SEQUENCES = [
         call("amazon_show_orders", sort_by="-paid_amount"),
         call("amazon_show_orders", sort_by="+created_at"),
         call("amazon_show_orders", sort_by="-total"),
+    ),
+]
+
+CARD = card_of("alice")
+
+SEQUENCES += [
+    sequence(
+        "amazon payment cards, prime and settings",
+        call("amazon_add_payment_card", label="c1", **CARD),
+        call("amazon_add_payment_card", **{**CARD, "expiry_year": 2020}),          # not what the bank holds
+        call("amazon_add_payment_card", as_="bob", label="c2", **card_of("bob")),
+        call("amazon_show_payment_cards"),
+        call("amazon_update_payment_card", payment_card_id="$c1.payment_card_id", card_name="Work Visa"),
+        call("amazon_update_payment_card", as_="bob", payment_card_id="$c1.payment_card_id", card_name="Mine"),
+        call("amazon_show_payment_card", payment_card_id="$c1.payment_card_id"),
+        call("amazon_subscribe_prime", payment_card_id="$c1.payment_card_id", duration="monthly"),
+        call("amazon_subscribe_prime", payment_card_id="$c1.payment_card_id", duration="monthly"),
+        call("amazon_show_prime_subscriptions"),
+        call("amazon_delete_payment_card", payment_card_id="$c2.payment_card_id"),
+        call("amazon_delete_payment_card", as_="bob", payment_card_id="$c2.payment_card_id"),
+        call("amazon_delete_payment_card", as_="bob", payment_card_id="$c2.payment_card_id"),
+        call("amazon_clear_cart"),
+        call("amazon_clear_wish_list"),
+        call("amazon_add_product_to_cart", product_id=999),
+        call("amazon_add_product_to_wish_list", product_id=999),
+        call("amazon_place_order", payment_card_id="$c1.payment_card_id", address_id=999),
+        call("amazon_update_account_name", last_name="Stone-Reed"),
+        call("amazon_show_account"),
+    ),
+    sequence(
+        "amazon addresses of several people",
+        call("amazon_add_address", label="h", **HOME),
+        call("amazon_add_address", as_="bob", label="b", **HOME),
+        call("amazon_update_address", as_="bob", address_id="$b.address_id", street_address="2 Elm St", zip_code=98102),
+        call("amazon_update_address", address_id="$b.address_id", street_address="3 Oak St"),
+        call("amazon_add_address", **{**HOME, "name": "Cabin", "street_address": "7 Lake Rd", "city": "Leavenworth"}),
+        call("amazon_delete_address", address_id="$h.address_id"),
+        call("amazon_add_address", **HOME),
+        call("amazon_show_addresses", as_="bob"),
+        call("amazon_delete_account", as_="carol"),
+        call("amazon_show_addresses", as_="carol"),
+    ),
+]
+
+SEQUENCES += [
+    sequence(
+        "amazon cart, wish list, order and return",
+        call("amazon_add_product_to_cart", product_id=1, quantity=2),
+        call("amazon_add_product_to_cart", product_id=3, quantity=5),
+        call("amazon_add_product_to_cart", product_id=2),
+        call("amazon_add_product_to_cart", product_id=99),
+        call("amazon_update_product_quantity_in_cart", product_id=2, quantity=3),
+        call("amazon_add_gift_wrapping_to_product", product_id=1, quantity=1),
+        call("amazon_remove_gift_wrapping_from_product", product_id=1),
+        call("amazon_move_product_from_cart_to_wish_list", product_id=2, quantity=1),
+        call("amazon_add_product_to_wish_list", product_id=3),
+        call("amazon_update_product_quantity_in_wish_list", product_id=3, quantity=2),
+        call("amazon_move_product_from_wish_list_to_cart", product_id=3, quantity=1),
+        call("amazon_delete_product_from_wish_list", product_id=2),
+        call("amazon_delete_product_from_wish_list", product_id=2),
+        call("amazon_delete_product_from_cart", product_id=3),
+        call("amazon_apply_promo_code_to_cart", promo_code="NOPE1"),
+        call("amazon_show_cart"),
+        call("amazon_add_address", label="a", **HOME),
+        call("amazon_add_payment_card", label="c", **CARD),
+        call("amazon_place_order", label="o", payment_card_id="$c.payment_card_id", address_id="$a.address_id"),
+        call("amazon_place_order", payment_card_id="$c.payment_card_id", address_id="$a.address_id"),
+        call("amazon_show_order", order_id="$o.order_id"),
+        call("amazon_show_order", as_="bob", order_id="$o.order_id"),
+        call("amazon_initiate_return", order_id="$o.order_id", product_id=1, deliverer_id=1, quantity=1),
+        call("amazon_initiate_return", order_id="$o.order_id", product_id=1, deliverer_id=1, quantity=5),
+        call("amazon_download_order_receipt", order_id="$o.order_id", file_system_access_token="$token:file_system"),
+        call("amazon_download_order_receipt", order_id="$o.order_id", file_system_access_token="$token:file_system"),
+        call("amazon_add_product_to_cart", product_id=1, clear_cart_first=True),
+        call("amazon_clear_cart"),
+    ),
+    sequence(
+        "amazon reviews and questions",
+        call("amazon_write_product_review", label="r", product_id=1, rating=5, title="Great", text="Crisp sound"),
+        call("amazon_write_product_review", product_id=1, rating=4),
+        call("amazon_write_product_review", product_id=2, rating=9),
+        call("amazon_update_product_review", review_id="$r.product_review_id", rating=4, text="Good sound"),
+        call("amazon_update_product_review", as_="bob", review_id="$r.product_review_id", rating=1),
+        call("amazon_show_product_reviews", product_id=1),
+        call("amazon_delete_product_review", as_="bob", review_id="$r.product_review_id"),
+        call("amazon_delete_product_review", review_id="$r.product_review_id"),
+        call("amazon_write_product_question", label="q", product_id=2, question="Is it dimmable?"),
+        call("amazon_write_product_question_answer", as_="bob", label="qa", question_id="$q.question_id",
+             answer="Yes, in three steps."),
+        call("amazon_update_product_question", question_id="$q.question_id", question="Is the light dimmable?"),
+        call("amazon_update_product_question", as_="bob", question_id="$q.question_id", question="Mine?"),
+        call("amazon_update_product_question_answer", as_="bob", question_answer_id="$qa.question_answer_id",
+             answer="Yes, in three brightness steps."),
+        call("amazon_update_product_question_answer", question_answer_id="$qa.question_answer_id", answer="No"),
+        call("amazon_delete_product_question_answer", as_="bob", question_answer_id="$qa.question_answer_id"),
+        call("amazon_delete_product_question", question_id="$q.question_id"),
+        call("amazon_delete_product_question", question_id="$q.question_id"),
     ),
 ]

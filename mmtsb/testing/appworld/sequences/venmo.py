@@ -1,6 +1,6 @@
 """Venmo: one-sided friend lists."""
 
-from mmtsb.testing.appworld.plan import call, sequence
+from mmtsb.testing.appworld.plan import call, card_of, sequence
 
 SEQUENCES = [
     sequence(
@@ -15,5 +15,85 @@ SEQUENCES = [
         call("venmo_add_friend", as_="bob", user_email="alice@gmail.com"),
         call("venmo_remove_friend", user_email="bob@gmail.com"),
         call("venmo_remove_friend", user_email="bob@gmail.com"),
+    ),
+]
+
+CARD = card_of("alice")
+
+SEQUENCES += [
+    sequence(
+        "venmo money",
+        call("venmo_add_payment_card", label="c", **CARD),
+        call("venmo_update_payment_card", payment_card_id="$c.payment_card_id", card_name="Main Visa"),
+        call("venmo_add_to_venmo_balance", amount=100, payment_card_id="$c.payment_card_id"),
+        call("venmo_show_venmo_balance"),
+        call("venmo_create_transaction", label="t", receiver_email="bob@gmail.com", amount=25, description="Pizza"),
+        call("venmo_create_transaction", receiver_email="bob@gmail.com", amount=500, description="Too much"),
+        call("venmo_create_transaction", receiver_email="bob@gmail.com", amount=500, description="By card",
+             payment_card_id="$c.payment_card_id"),
+        call("venmo_create_transaction", receiver_email="alice@gmail.com", amount=5),
+        call("venmo_update_transaction", transaction_id="$t.transaction_id", description="Pizza night"),
+        call("venmo_update_transaction", as_="bob", transaction_id="$t.transaction_id", description="mine"),
+        call("venmo_like_transaction", as_="bob", transaction_id="$t.transaction_id"),
+        call("venmo_like_transaction", as_="bob", transaction_id="$t.transaction_id"),
+        call("venmo_unlike_transaction", as_="bob", transaction_id="$t.transaction_id"),
+        call("venmo_create_transaction_comment", as_="bob", label="k", transaction_id="$t.transaction_id",
+             comment="Thanks!"),
+        call("venmo_update_transaction_comment", as_="bob", comment_id="$k.comment_id", comment="Thanks a lot!"),
+        call("venmo_like_transaction_comment", comment_id="$k.comment_id"),
+        call("venmo_unlike_transaction_comment", comment_id="$k.comment_id"),
+        call("venmo_delete_transaction_comment", comment_id="$k.comment_id"),
+        call("venmo_delete_transaction_comment", as_="bob", comment_id="$k.comment_id"),
+        call("venmo_withdraw_from_venmo_balance", amount=10, payment_card_id="$c.payment_card_id"),
+        call("venmo_withdraw_from_venmo_balance", amount=1000, payment_card_id="$c.payment_card_id"),
+        call("venmo_delete_payment_card", payment_card_id="$c.payment_card_id"),
+        call("venmo_show_notifications", as_="bob"),
+        call("venmo_mark_notifications", as_="bob", read=True),
+        call("venmo_delete_notifications", as_="bob"),
+    ),
+    sequence(
+        "venmo payment requests",
+        call("venmo_create_payment_request", label="r", user_email="bob@gmail.com", amount=12, description="Lunch"),
+        call("venmo_create_payment_request", user_email="alice@gmail.com", amount=12),
+        call("venmo_create_payment_request", user_email="bob@gmail.com", amount=-3),
+        call("venmo_update_payment_request", payment_request_id="$r.payment_request_id", amount=15),
+        call("venmo_update_payment_request", as_="bob", payment_request_id="$r.payment_request_id", amount=1),
+        call("venmo_remind_payment_request", payment_request_id="$r.payment_request_id"),
+        call("venmo_show_sent_payment_requests"),
+        call("venmo_show_received_payment_requests", as_="bob"),
+        call("venmo_deny_payment_request", as_="bob", payment_request_id="$r.payment_request_id"),
+        call("venmo_approve_payment_request", as_="bob", payment_request_id="$r.payment_request_id"),
+        call("venmo_create_payment_request", label="r2", user_email="carol@gmail.com", amount=8, description="Cab"),
+        call("venmo_approve_payment_request", as_="carol", payment_request_id="$r2.payment_request_id"),
+        call("venmo_add_payment_card", as_="carol", label="cc", **card_of("carol")),
+        call("venmo_approve_payment_request", as_="carol", payment_request_id="$r2.payment_request_id",
+             payment_card_id="$cc.payment_card_id"),
+        call("venmo_create_payment_request", label="r3", user_email="bob@gmail.com", amount=4),
+        call("venmo_delete_payment_request", payment_request_id="$r3.payment_request_id"),
+        call("venmo_delete_payment_request", payment_request_id="$r3.payment_request_id"),
+        call("venmo_show_transactions"),
+    ),
+]
+
+SEQUENCES += [
+    sequence(
+        "venmo receipts, notifications and accounts",
+        call("venmo_add_payment_card", label="c", **CARD),
+        call("venmo_add_to_venmo_balance", label="b", amount=50, payment_card_id="$c.payment_card_id"),
+        call("venmo_download_bank_transfer_receipt", bank_transfer_id="$b.bank_transfer_id",
+             file_system_access_token="$token:file_system"),
+        call("venmo_create_transaction", label="t", receiver_email="bob@gmail.com", amount=20, description="Books"),
+        call("venmo_download_transaction_receipt", transaction_id="$t.transaction_id",
+             file_system_access_token="$token:file_system", download_to_file_path="~/receipts/books.txt"),
+        call("venmo_download_transaction_receipt", as_="bob", transaction_id="$t.transaction_id",
+             file_system_access_token="$token:file_system"),
+        call("venmo_download_transaction_receipt", as_="carol", transaction_id="$t.transaction_id",
+             file_system_access_token="$token:file_system"),
+        call("venmo_show_notifications", as_="bob", label="n"),
+        call("venmo_mark_notification", as_="bob", notification_id="$n.list.0.notification_id", read=True),
+        call("venmo_delete_notification", as_="bob", notification_id="$n.list.0.notification_id"),
+        call("venmo_delete_notification", notification_id="$n.list.0.notification_id"),
+        call("venmo_update_account_name", first_name="Ally"),
+        call("venmo_delete_account", as_="carol"),
     ),
 ]
