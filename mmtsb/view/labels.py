@@ -17,11 +17,12 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from mmtsb.eval.agreement.labels import COLUMNS as LABEL_COLUMNS   # the one definition of the contract
+from mmtsb.eval.agreement.labels import LABEL_VALUES as _READ_VALUES
 from mmtsb.protocol import registry
 from mmtsb.report.build import write_text
 
-LABEL_COLUMNS = ("annotator", "run", "episode_id", "party", "criterion", "label", "note")
-LABEL_VALUES = ("pass", "fail")
+LABEL_VALUES = tuple(_READ_VALUES)   # ("pass", "fail")
 LABELS_DIR = "labels"
 _ANNOTATOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_NOTE_CHARS = 4000
