@@ -170,3 +170,22 @@ def test_the_oracle_episode_passes_through_the_real_loop(tmp_path: Path, images)
     result = asyncio.run(play_scenario(path, cfg, trajectory_dir=tmp_path / "traj"))
     assert result.end_reason == "user_ended", result.error
     assert result.entity_f1 == 1.0
+
+
+def test_a_shared_expense_lists_the_payer_with_the_rest_to_the_cent():
+    """Splitwise refuses debt amounts that do not add up to the paid amount (AppWorld): the reference solution
+    lists the payer first with their own part, the amount less the others' shares, so an odd cent of an even split
+    (the friend owes half, rounded half up) stays with the payer; shares above the amount are a generator bug."""
+    from pipelines.procedural.templates.entities import Entity, create_steps
+
+    fields = {"description": "Summit Hardware", "amount": 85.33, "payer_email": "me@example.com",
+              "debtors": [["$friend.0.email", 12, 42.67]]}
+    (step,), ref = create_steps(Entity("shared", "expense", fields, "the expense"), "shared")
+    assert ref is None and step.tool == "splitwise_record_expense"
+    assert step.arguments["debtor_emails"] == ["me@example.com", "$friend.0.email"]
+    assert step.arguments["debt_amounts"] == [42.66, 42.67]
+    assert step.arguments["paid_amount"] == 85.33
+    three = {**fields, "amount": 10.0, "debtors": [["a@example.com", 1, 3.34], ["b@example.com", 2, 3.34]]}
+    assert create_steps(Entity("t", "expense", three, "x"), "t")[0][0].arguments["debt_amounts"] == [3.32, 3.34, 3.34]
+    with pytest.raises(ValueError, match="Summit Hardware"):
+        create_steps(Entity("x", "expense", {**fields, "amount": 40.0}, "x"), "x")

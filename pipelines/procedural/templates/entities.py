@@ -5,7 +5,8 @@ module knows *how* the tools get there.
 Kinds and their fields: note {title, content}; event {title, start, end} (naive local ISO); reminder
 {content, when}; contact {first, last, email, phone}; email {addresses, recipient_ids, subject, body}; text
 {phone, receiver_id, message}; task {project, project_id, title, due, priority, description}; alarm {time,
-label}; file {path (``~/...``), content}; expense {description, amount, debtors: [[email, user id, share]]};
+label}; file {path (``~/...``), content}; expense {description, amount, payer_email, debtors: [[email, user id,
+share]]} (the others' shares; the payer carries the rest);
 request {email, receiver_id, amount, description}; cart and wish {query, product_id, quantity}; playlist
 {title, songs: [[title, song id]]}; like {query, song_id}; follow {query, artist_id}; look {} (a check:
 only its lookups run, nothing changes). ``addresses`` and
@@ -127,10 +128,9 @@ def create_steps(e: Entity, save: str) -> tuple[list[SolutionStep], str | None]:
     if k == "file":
         return [_step("file_system_create_file", file_path=f["path"], content=f["content"])], f["path"]
     if k == "expense":
-        debtors = [d for d in f["debtors"]]
+        emails, amounts = _expense_split(f)
         return [_step("splitwise_record_expense", description=f["description"], paid_amount=_money_arg(f["amount"]),
-                      payer_email=f["payer_email"], debtor_emails=[d[0] for d in debtors],
-                      debt_amounts=[_money_arg(d[2]) for d in debtors])], None
+                      payer_email=f["payer_email"], debtor_emails=emails, debt_amounts=amounts)], None
     if k == "request":
         return [_step("venmo_create_payment_request", user_email=f["email"], amount=_money_arg(f["amount"]),
                       description=f["description"])], None
@@ -152,6 +152,20 @@ def create_steps(e: Entity, save: str) -> tuple[list[SolutionStep], str | None]:
         return ([_step("spotify_search_artists", search, query=f["query"]),
                  _step("spotify_follow_artist", artist_id=f"${search}.0.artist_id")], f"${search}.0.artist_id")
     raise ValueError(f"unknown entity kind {k!r}")
+
+
+def _expense_split(f: Mapping[str, Any]) -> tuple[list[str], list[float]]:
+    """``debtor_emails`` and ``debt_amounts`` recording an expense the payer shares: the payer listed first with
+    their own part, the amount less the others' shares to the cent (so an odd cent of an even split stays with the
+    payer), then each other debtor with their share; the amounts add up to the paid amount exactly, as Splitwise
+    requires."""
+    cents = [round(float(d[2]) * 100) for d in f["debtors"]]
+    own = round(float(f["amount"]) * 100) - sum(cents)
+    if own < 0:
+        raise ValueError(f"the shares of expense {f['description']!r} ({sum(cents) / 100:.2f}) exceed its amount "
+                         f"({float(f['amount']):.2f})")
+    return ([f["payer_email"], *(d[0] for d in f["debtors"])],
+            [_money_arg(c / 100) for c in (own, *cents)])
 
 
 def _project_save(name: str) -> str:
