@@ -1,4 +1,5 @@
-"""Small text helpers shared by the searches and the scenario loader, kept free of any other mmtsb import.
+"""Small text helpers shared by the searches, the scenario loader and the error reports, kept free of any other
+mmtsb import.
 
 Why one module: tool search, the frozen web search and the entity-reference prefixes each need to meet
 "notes" with "note"; one stemmer keeps them consistent and is tested once.
@@ -29,3 +30,21 @@ def plural_stem(word: str) -> str:
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+_TRACEBACK = "Traceback (most recent call last):"
+
+
+def error_headline(text: object) -> str:
+    """The line that says what went wrong in an error text: its first line, and when that line opens (or ends in)
+    a Python traceback, the exception line that traceback ends with (``ValueError: ...``): a failure reported
+    as "SolutionError: ...: Traceback (most recent call last):" would otherwise hide its cause."""
+    lines = [line for line in str(text or "").strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    head = lines[0].strip()
+    if not head.endswith(_TRACEBACK):
+        return head
+    cause = next((line.strip() for line in lines[1:] if not line[:1].isspace() and line.strip() != _TRACEBACK), "")
+    prefix = head[: -len(_TRACEBACK)].rstrip(" :")
+    return f"{prefix}: {cause}" if prefix and cause else (cause or head)

@@ -8,6 +8,7 @@ from rich.table import Table
 
 from mmtsb.episode.loop import EpisodeResult
 from mmtsb.protocol.roles import cost_text
+from mmtsb.text import error_headline
 
 
 def render_summary(result: EpisodeResult, console: Console | None = None) -> None:
@@ -42,5 +43,5 @@ def render_summary(result: EpisodeResult, console: Console | None = None) -> Non
                                        f"{cost_text(u['cost_usd'], u.get('cost_known', True))}")
     table.add_row("duration", f"{t['timing']['duration_s']:.2f} s")
     if result.error:
-        table.add_row("error", escape(result.error.splitlines()[0]))
+        table.add_row("error", escape(error_headline(result.error)))
     console.print(table)

@@ -15,6 +15,7 @@ from typing import Any
 
 from mmtsb.protocol.failures import is_excluded
 from mmtsb.protocol.trajectory import Trajectory, TrajectoryFormatError, load_trajectory
+from mmtsb.text import error_headline
 
 PARQUET_DIR = "episodes.parquet"
 LEGACY_JSONL = "episodes.jsonl"
@@ -96,8 +97,8 @@ def infra_reason(row: Row) -> str:
 
 
 def first_line(text: Any, limit: int = 160) -> str:
-    s = str(text or "").strip().splitlines()
-    line = s[0] if s else ""
+    """The headline of a text, cut at ``limit``: its first line, or a traceback's exception line."""
+    line = error_headline(text)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 

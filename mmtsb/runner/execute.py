@@ -43,6 +43,7 @@ from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout
 from mmtsb.runner.settings import RunSettings, episode_id, episode_seed
 from mmtsb.runner.worker import EpisodeTask, WarmUp, failure_trajectory, outcome_of
+from mmtsb.text import error_headline
 from mmtsb.scenarios.loader import expand_paths
 from mmtsb.view.rowcache import prime_rows_cache
 
@@ -168,11 +169,11 @@ class _Run:
                     self.stats.retries += 1
                     task.add_earlier_attempt(outcome["row"])
                     log.warning("episode %s: infrastructure failure on attempt %d, retrying: %s", task.episode_id,
-                                task.attempts, (outcome["error"] or "").splitlines()[0][:300])
+                                task.attempts, error_headline(outcome["error"])[:300])
                     pending.appendleft(task)
                     continue
                 if failure == FailureClass.CONFIGURATION and self.stopped is None:
-                    self.stopped = (outcome["error"] or "configuration error").splitlines()[0][:500]
+                    self.stopped = error_headline(outcome["error"] or "configuration error")[:500]
                     log.error("stopping the run: episode %s failed on the run's configuration, which every other "
                               "episode shares: %s. Fix it and run the same command again: the episodes not "
                               "played, and this one, are played then.", task.episode_id, self.stopped)
