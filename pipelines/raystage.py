@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from mmtsb.gc_tuning import tune_gc_for_worker
 from pipelines.store import StageStore
 
 __all__ = ["StageActor", "StageTask", "run_stage"]
@@ -38,6 +39,7 @@ class StageActor:
             prepare()
         if warmup is not None:
             warmup()
+        tune_gc_for_worker()   # an actor is a process of its own: keep the collector off the warmed-up stack
 
     async def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         payloads = [json.loads(p) for p in batch["payload"]]

@@ -9,13 +9,13 @@ so the driver only writes files and never rebuilds big objects.
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mmtsb.gc_tuning import tune_gc_for_worker
 from mmtsb.protocol.episode_config import EpisodeConfig
 from mmtsb.episode.play import play_scenario
 from mmtsb.protocol import registry
@@ -120,18 +120,6 @@ async def warm_up_process(warm_up: WarmUp, factory: RoleFactory | None = None,
     return {"worlds": built, **done, "cpu_s": round(time.process_time() - started, 3)}
 
 
-#: young-generation threshold for episode actors (CPython's default is 700 allocations)
-ACTOR_GC_THRESHOLD = 20_000
-
-
-def tune_gc_for_episodes() -> None:
-    """Freeze what exists (modules, toolbox, templates: never garbage) and collect young objects less often."""
-    gc.collect()
-    gc.freeze()
-    _, second, third = gc.get_threshold()
-    gc.set_threshold(ACTOR_GC_THRESHOLD, second, third)
-
-
 def failure_trajectory(task: EpisodeTask, error: str, failure: FailureClass) -> Trajectory:
     """The record of an episode that raised instead of finishing (no world, no verdicts)."""
     return Trajectory(scenario=task.scenario, scenario_file=task.path, interface=task.cfg.interface, seed=task.seed,
@@ -197,7 +185,7 @@ class EpisodeWorker:
         concurrent episodes allocate fast and full collections would otherwise rescan the whole stack."""
         done = await warm_up_process(warm_up, self.factory, self.worlds) if warm_up is not None else {}
         if own_process:
-            tune_gc_for_episodes()
+            tune_gc_for_worker()
         return done
 
     async def play(self, task: EpisodeTask) -> dict[str, Any]:

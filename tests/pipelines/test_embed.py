@@ -30,16 +30,6 @@ def images(tmp_path: Path) -> list[str]:
     return paths
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
 def test_tiny_config_builds_offline_in_eval_mode():
     model, preprocess = load_clip(TINY)
     assert not model.training

@@ -1,0 +1,38 @@
+"""A model-backed stage's actor, run through ``run_stage`` on a local Ray: rows come back in order, a failing
+item becomes its error row, and the actor process keeps the garbage collector off its warmed-up stack."""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+from mmtsb.gc_tuning import WORKER_GC_THRESHOLD
+from pipelines.raystage import run_stage
+from pipelines.store import StageStore
+
+
+def test_stage_actor_rows_and_its_process_gc_settings(tmp_path, ray_local):
+    # defined here so that Ray ships them by value (its workers cannot import this test module)
+    async def report_process(backend: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        if payload.get("fail"):
+            raise ValueError("this item cannot be done")
+        return {"key": payload["key"], "pid": os.getpid(), "frozen": gc.get_freeze_count(),
+                "young_threshold": gc.get_threshold()[0], "error": ""}
+
+    def error_row(key: str, payload: dict[str, Any], message: str) -> dict[str, Any]:
+        return {"key": key, "pid": 0, "frozen": 0, "young_threshold": 0, "error": message}
+
+    items = [(f"k{i}", {"key": f"k{i}", "fail": i == 2}) for i in range(6)]
+    store = StageStore(tmp_path, 1, "probe", "key")
+    rows = run_stage(store, items, report_process, backend=None, concurrency=3, error_row=error_row)
+    assert [r["key"] for r in rows] == [k for k, _ in items]
+    failed = rows[2]
+    assert "ValueError: this item cannot be done" in failed["error"]
+    done = [r for r in rows if r["key"] != "k2"]
+    # the actors are processes of their own (this test's process is left as it was) ...
+    assert all(r["pid"] != os.getpid() for r in done)
+    # ... whose warmed-up objects are frozen, and whose young generation is collected less often
+    assert all(r["frozen"] > 10_000 for r in done)
+    assert all(r["young_threshold"] == WORKER_GC_THRESHOLD for r in done)
+    assert gc.get_threshold()[0] != WORKER_GC_THRESHOLD or gc.get_freeze_count() == 0
