@@ -195,3 +195,43 @@ def test_bad_input_is_one_line_naming_the_problem(sources, tmp_path):
     args[args.index("--scenarios-url") + 1] = files.url("/not-an-archive")
     code, report, _ = mmtsb(args, tmp_path, fetch_env(hub, tmp_path / "hf"))
     assert code == 1 and "not a readable tar or zip archive" in report["sources"]["scenarios"]["error"]
+
+
+def test_a_terminal_shows_a_bar_per_source_and_for_large_downloads(sources, tmp_path):
+    """Without --json and with stderr on a terminal (a pseudo-terminal here), the fetch draws progress bars:
+    files per image source and bytes of the archive downloads."""
+    import pty
+    import threading
+
+    hub, files = sources
+    args = [a for a in fetch_args(hub, files, tmp_path / "bench", "--sources", "scenarios", "hiertext", "docvqa")
+            if a != "--json"]
+    leader, follower = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(leader, 65536)
+            except OSError:     # the terminal's other end is closed: everything has been read
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    env = {**os.environ, **fetch_env(hub, tmp_path / "hf"), "COLUMNS": "160", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    done = subprocess.run([sys.executable, "-m", "mmtsb.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                          stderr=follower, text=True, timeout=300, env=env)
+    os.close(follower)
+    reader.join(timeout=30)
+    os.close(leader)
+    shown = b"".join(chunks).decode(errors="replace")
+    assert done.returncode == 0, (done.stdout, shown[-3000:])
+    assert "Traceback" not in shown
+    for bar in ("scenarios: repository archive", "hiertext: test.tgz", "hiertext: images", "docvqa: images"):
+        assert bar in shown, (bar, shown[-3000:])
+    assert "2/2" in shown     # docvqa's two wanted images, counted
+    assert "ok   docvqa" in done.stdout and "wanted 2, verified 0, saved 2" in done.stdout, done.stdout

@@ -139,17 +139,17 @@ def test_a_folder_without_runs_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2 and "no run folder" in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_the_wandb_form_logs_every_table_and_figure_offline(runs, paper, tmp_path, monkeypatch):
+def test_the_wandb_form_logs_every_table_and_figure_offline(runs, paper, tmp_path):
+    """``--paper --wandb`` (logging on) logs the same tables and figures as one offline W&B run."""
     pytest.importorskip("wandb")
-    from mmtsb.report.paper_wandb import log_paper_wandb
-
-    out, result = paper
-    monkeypatch.setenv("WANDB_MODE", "offline")
-    monkeypatch.setenv("WANDB_DIR", str(tmp_path / "wb"))
-    monkeypatch.setenv("WANDB_SILENT", "true")
-    monkeypatch.delenv("WANDB_API_KEY", raising=False)
-    where = Path(log_paper_wandb(result, out))
+    _, result = paper
+    out = tmp_path / "paper"
+    env = {k: v for k, v in os.environ.items() if k != "WANDB_API_KEY"}
+    env.update(WANDB_MODE="offline", WANDB_DIR=str(tmp_path / "wb"), WANDB_SILENT="true")
+    done = subprocess.run([*MMTSB, "report", "--paper", *map(str, runs.values()), "--out", str(out), "--wandb"],
+                          capture_output=True, text=True, cwd=REPO, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    where = Path(done.stdout.strip().splitlines()[-1].removeprefix("wandb: "))
     (wb_run,) = list((tmp_path / "wb" / "wandb").glob("offline-run-*"))
     assert where.is_relative_to(wb_run)
     media = wb_run / "files" / "media"
