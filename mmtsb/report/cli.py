@@ -32,6 +32,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def run(args: argparse.Namespace) -> int:
     from mmtsb.report.sweep import is_sweep, sweep_report
+    from mmtsb.report.markdown import agent_sr_label
 
     dirs: list[Path] = args.run_dirs
     if getattr(args, "paper", False):
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             result = sweep_report(dirs[0], args.out)
             for j in result["jobs"]:
                 sr = "no results" if not j["has_results"] else (
-                    "Agent SR –" if j["agent_sr"] is None else f"Agent SR {100 * j['agent_sr']:.1f}%")
+                    f"{agent_sr_label(j)} –" if j["agent_sr"] is None else f"{agent_sr_label(j)} {100 * j['agent_sr']:.1f}%")
                 print(f"{j['job']}: {' '.join(j['overrides']) or '(no overrides)'}: {sr}")
             _warn(result["warnings"])
             print(f"wrote {result['report']}")
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             s = build_report(dirs[0], out_dir=out)
             sr = "–" if s["agent_sr"] is None else f"{100 * s['agent_sr']:.1f}%"
             f1 = "–" if s["entity_f1"] is None else f"{s['entity_f1']:.3f}"
-            print(f"{s['label']}: {s['n_episodes']} episodes, Agent SR {sr}, Entity F1 {f1}, "
+            print(f"{s['label']}: {s['n_episodes']} episodes, {agent_sr_label(s)} {sr}, Entity F1 {f1}, "
                   f"not evaluated {s.get('not_evaluated', s['infra_failures'])}")
             print(f"wrote {Path(out) / 'report.md'}, {Path(out) / 'summary.json'}, {Path(out) / 'figures'}/")
         else:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             result = compare_runs(dirs, out)
             for s in result["runs"]:
                 sr = "–" if s["agent_sr"] is None else f"{100 * s['agent_sr']:.1f}%"
-                print(f"{s['label']}: {s['n_episodes']} episodes, Agent SR {sr}")
+                print(f"{s['label']}: {s['n_episodes']} episodes, {agent_sr_label(s)} {sr}")
             _warn(result["warnings"])
             print(f"wrote {result['report']}")
         if args.wandb:

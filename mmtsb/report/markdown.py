@@ -94,9 +94,26 @@ def run_report(summary: Mapping[str, Any], details: Mapping[str, Any], figures: 
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
+AGENT_SR_PARTIAL = " (4 of 5 criteria)"
+
+
+def agent_sr_label(s: Mapping[str, Any]) -> str:
+    """``Agent SR``, marked ``(4 of 5 criteria)`` when a run's judge left information accuracy out (static)."""
+    return "Agent SR" + (AGENT_SR_PARTIAL if s.get("agent_sr_note") else "")
+
+
+def partial_judge_note(labelled: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """One sentence naming the runs whose Agent SR covers 4 of the 5 criteria (static judge); "" when none."""
+    partial = [label for label, s in labelled if s.get("agent_sr_note")]
+    if not partial:
+        return ""
+    return ("Agent SR over 4 of the 5 criteria (the static judge does not assess information_accuracy; it needs a "
+            f"model judge, as in the paper) for: {', '.join(partial)}.")
+
+
 def _headline(s: Mapping[str, Any]) -> str:
     rows = [
-        ["Agent SR" + (" (4 of 5 criteria)" if s.get("agent_sr_note") else ""), pct(s["agent_sr"]),
+        [agent_sr_label(s), pct(s["agent_sr"]),
          ci(s["agent_sr_ci"]), s["n_judged"]],
         ["Entity F1 (micro)", num(s["entity_f1"]), "", s["n_evaluated"]],
         ["Entity F1 (macro, reference)", num(s["entity_f1_macro"]), "", s["n_evaluated"]],
@@ -280,7 +297,7 @@ def compare_report(summaries: Sequence[Mapping[str, Any]], figures: Mapping[str,
                                            "Entity F1 (macro)", "User SR", *(["UI SR"] if ui else []),
                                            "Avg steps", "Surfaced recall",
                                            "Invoked recall", "Agent tokens / ep.", "Cost (USD)"], head)
-        + "\n\n" + F1_NOTE,
+        + "\n\n" + " ".join(filter(None, [partial_judge_note([(s["label"], s) for s in summaries]), F1_NOTE])),
         _image("Headline metrics", figures.get("headline")),
         _image("User SR vs Agent SR (Figure 6a)", figures.get("user_vs_agent")),
         "## Failure taxonomy (paper §6.4, heuristic)\n\n"

@@ -31,7 +31,7 @@ from mmtsb.report import figures as figs
 from mmtsb.report import paper_figures
 from mmtsb.report.build import FIGURE_DIR, compute, write_json, write_text
 from mmtsb.report.data import LEGACY_JSONL, PARQUET_DIR, RunData, RunDataError
-from mmtsb.report.markdown import num, pct, table
+from mmtsb.report.markdown import num, partial_judge_note, pct, table
 from mmtsb.report.metrics import IMAGE_CATEGORIES
 from mmtsb.report.taxonomy import CATEGORIES, CATEGORY_TITLES
 
@@ -158,7 +158,8 @@ def table2(main: list[PaperRun], setting: tuple[str, str] | None) -> PaperTable:
                        num(s.get("entity_f1")), num(s.get("entity_f1_macro")), _steps(s), s.get("n_evaluated")])
     t.note = ("Agent SR: share of evaluated episodes whose agent judge passed every criterion (95% Wilson "
               "interval); Entity F1: our entity-level F1, and the reference's (macro over table groups); average "
-              "steps as the run reports them. Runs in other settings are in the ablations below.")
+              "steps as the run reports them. Runs in other settings are in the ablations below. "
+              + partial_judge_note([(r.label, r.summary) for r in main])).strip()
     return t
 
 
@@ -183,6 +184,7 @@ def table4(ui_runs: list[PaperRun]) -> PaperTable:
         s = r.summary
         t.rows.append([r.label, num(s.get("agent_sr")), num(s.get("ui_sr")), num(s.get("user_sr")),
                        num(s.get("entity_f1")), _steps(s), s.get("n_evaluated")])
+    t.note = partial_judge_note([(r.label, r.summary) for r in ui_runs])
     return t
 
 

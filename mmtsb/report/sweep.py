@@ -18,7 +18,8 @@ import yaml
 from mmtsb.report.build import write_json, write_text
 from mmtsb.report.compare import compare_runs
 from mmtsb.report.data import LEGACY_JSONL, PARQUET_DIR, RunDataError
-from mmtsb.report.markdown import ci, num, pct, table
+from mmtsb.report.markdown import ci, num, partial_judge_note, pct, table
+from mmtsb.protocol.roles import cost_text
 
 _JOB_NUMBER = re.compile(r"^(\d+)")
 
@@ -57,11 +58,13 @@ def _jobs_table(jobs: list[dict[str, Any]]) -> str:
     rows = [[j["job"], ", ".join(f"`{o}`" for o in j["overrides"]) or "–", j.get("label", "–"),
              j.get("n_episodes", "–"), j.get("not_evaluated", "–"), pct(j.get("agent_sr")), ci(j.get("agent_sr_ci")),
              num(j.get("entity_f1")), pct(j.get("user_sr")), num(j.get("avg_steps"), 1),
-             "–" if j.get("cost_usd") is None else f"{j['cost_usd']:.4f}"] if j.get("has_results") else
+             "–" if j.get("cost_usd") is None else cost_text(j["cost_usd"], j.get("cost_known", True))]
+            if j.get("has_results") else
             [j["job"], ", ".join(f"`{o}`" for o in j["overrides"]) or "–", "no results in this job's folder",
              *["–"] * 8] for j in jobs]
+    note = partial_judge_note([(j["job"], j) for j in jobs if j.get("has_results")])
     return table(["Job", "Overrides", "Run", "Episodes", "Not evaluated", "Agent SR", "95% CI", "Entity F1",
-                  "User SR", "Avg steps", "Cost (USD)"], rows)
+                  "User SR", "Avg steps", "Cost (USD)"], rows) + (f"\n\n{note}" if note else "")
 
 
 def sweep_report(sweep_dir: Path, out_dir: Path | None = None) -> dict[str, Any]:
@@ -75,7 +78,7 @@ def sweep_report(sweep_dir: Path, out_dir: Path | None = None) -> dict[str, Any]
     compared = compare_runs(with_results, out_dir)
     by_dir = {Path(s["run_dir"]).resolve(): s for s in compared["runs"]}
     keys = ("label", "n_episodes", "not_evaluated", "agent_sr", "agent_sr_ci", "entity_f1", "user_sr", "avg_steps",
-            "cost_usd")
+            "cost_usd", "cost_known", "agent_sr_note")
     jobs = []
     for folder in folders:
         s = by_dir.get(folder.resolve())

@@ -89,6 +89,18 @@ def split_think(text: str | None) -> tuple[str, str | None]:
     return text[m.end():].strip(), m.group(1).strip() or None
 
 
+def thinking_blocks(response: LLMResponse) -> dict[str, Any]:
+    """``{"thinking_blocks": [...]}`` when the reply carried native thinking blocks (Anthropic's extended
+    thinking, as litellm reports it), else ``{}``: merged into the assistant message kept in the history, because
+    Anthropic refuses a tool-use turn whose assistant message lost its thinking block (and litellm then either
+    fails or silently turns thinking off)."""
+    choices = response.raw.get("choices") if isinstance(response.raw, dict) else None
+    message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) \
+        else None
+    blocks = message.get("thinking_blocks") if isinstance(message, dict) else None
+    return {"thinking_blocks": blocks} if isinstance(blocks, list) and blocks else {}
+
+
 class ModelRole(Role):
     """A role backed by one chat model, with an append-only OpenAI-format history.
 

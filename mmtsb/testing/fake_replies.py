@@ -1,9 +1,10 @@
 """What the fake LLM server answers: scripted replies, regex rules, injected faults, response bodies.
 
 A reply is written as plain JSON so scripts can live in files: a string is a text reply; a dict may hold
-``text``, ``tool_calls`` ([{name, arguments (dict or raw str), id?}]), ``reasoning``, ``finish_reason``,
-``latency_s``, ``usage`` (values as given, non-numeric ones too), ``args_as_object`` (tool-call arguments
-sent as a JSON object instead of a string, as some servers do), or a fault: ``status`` (+ ``error``,
+``text``, ``tool_calls`` ([{name, arguments (dict or raw str), id?}]), ``reasoning``, ``thinking_blocks`` (as
+litellm reports Anthropic's extended thinking), ``finish_reason``, ``latency_s``, ``usage`` (values as given,
+non-numeric ones too), ``args_as_object`` (tool-call arguments sent as a JSON object instead of a string, as
+some servers do), or a fault: ``status`` (+ ``error``,
 ``retry_after``), ``hang_s`` (sleep, e.g. longer than the client timeout), ``empty_choices``,
 ``malformed_args``, ``wire`` (a broken HTTP answer, see :data:`WIRE_FAULTS`). ``fault`` is a shorthand:
 "rate_limit" (429), "server_error" (500), "unavailable" (503), "timeout", "empty_choices",
@@ -50,6 +51,7 @@ class Reply:
     text: str | None = None
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     reasoning: str | None = None
+    thinking_blocks: list[dict[str, Any]] | None = None
     finish_reason: str | None = None
     latency_s: float | None = None
     usage: Any = None   # a dict of counts normally; any JSON value to test a client's parsing
@@ -140,6 +142,8 @@ def completion_body(reply: Reply, body: dict[str, Any], seq: int,
         message["tool_calls"] = calls
     if reply.reasoning is not None:
         message["reasoning_content"] = reply.reasoning
+    if reply.thinking_blocks is not None:
+        message["thinking_blocks"] = reply.thinking_blocks
     produced = (reply.text or "") + "".join(json.dumps(c["function"]["arguments"]) for c in calls)
     used = reply.usage if reply.usage is not None else dict(usage or _estimate_usage(body, produced))
     if isinstance(used, dict) and "total_tokens" not in used and all(isinstance(used.get(k, 0), int)

@@ -46,7 +46,7 @@ def test_cli_one_run_and_several(tmp_path: Path, run_b: Path, run_a: Path, capsy
     out1 = tmp_path / "one"
     assert main([str(run_b), "--out", str(out1)]) == 0
     assert (out1 / "report.md").is_file() and (out1 / "summary.json").is_file()
-    assert "Agent SR 50.0%" in capsys.readouterr().out
+    assert "Agent SR (4 of 5 criteria) 50.0%" in capsys.readouterr().out   # run_b: static judge
     out2 = tmp_path / "two"
     assert main([str(run_a), str(run_b), "--out", str(out2)]) == 0
     assert (out2 / "report.md").is_file() and (out2 / "figures" / "compare_headline.png").is_file()

@@ -290,6 +290,34 @@ def test_discovered_tools_are_offered_on_the_next_call(server):
     assert tool_msg == {"role": "tool", "tool_call_id": "c1", "content": out.value}
 
 
+def test_native_thinking_blocks_go_back_with_the_tool_call_they_preceded(server):
+    """Issue 13 (Claude native thinking): Anthropic refuses a tool-use turn whose assistant message lost its
+    thinking block (and litellm then fails or silently turns thinking off), so the block a reply carried goes
+    back into the history with that reply's tool calls; a reply without one is kept unchanged."""
+    from litellm.litellm_core_utils.prompt_templates.factory import anthropic_messages_pt
+
+    blocks = [{"type": "thinking", "thinking": "Find the notes tool first.", "signature": "c2lnbmF0dXJl"}]
+    server.reset(script=[{"tool_calls": [{"id": "c1", "name": SEARCH, "arguments": {"query": "simple note"}}],
+                          "thinking_blocks": blocks},
+                         {"tool_calls": [{"id": "c2", "name": SEARCH, "arguments": {"query": "notes"}}]}, "Done."])
+    ctx = make_ctx("tool_use")
+    agent = ToolUseAgent(settings(server), {})
+    feed = started(agent, ctx)
+    for _ in range(2):
+        action = run(agent.act())
+        feed(AGENT, ENV, "", tool_calls=action.calls)
+        call = action.calls[0]
+        feed(ENV, AGENT, ctx.session.call(call.name, call.arguments, role="agent").value, tool_call_id=call.id,
+             tool_name=call.name)
+    assert isinstance(run(agent.act()), Say)
+    sent = [m for m in agent.history if m["role"] == "assistant"]   # the messages each model call is given
+    assert sent[0]["thinking_blocks"] == blocks and "thinking_blocks" not in sent[1]
+    # litellm's Anthropic request starts that assistant turn with the thinking block, as Anthropic requires
+    turns = anthropic_messages_pt(agent.history[1:4], model="claude-sonnet-4-5", llm_provider="anthropic")
+    assistant = next(t for t in turns if t["role"] == "assistant")
+    assert [b["type"] for b in assistant["content"]][:2] == ["thinking", "tool_use"]
+
+
 def test_parallel_calls_malformed_json_and_unknown_tools_reach_the_loop(server):
     server.reset(script=[{"text": "Looking at both.", "tool_calls": [
         {"id": "a", "name": SEARCH, "arguments": {"query": "note"}},

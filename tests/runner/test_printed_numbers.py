@@ -55,3 +55,33 @@ def test_an_unknown_price_prints_unknown(tmp_path):
     stats = RunningStats()
     stats.add(row)
     assert stats.line().endswith("| unknown")
+
+
+def test_every_report_that_prints_a_static_agent_sr_marks_it_4_of_5(tmp_path, capsys):
+    """`mmtsb report` of one run, of several (the comparison), of a sweep folder and --paper (Tables 2/4) all say
+    that the static judge's Agent SR covers 4 of the 5 criteria; the sweep prints an unknown price as unknown."""
+    from mmtsb.report.cli import main
+
+    sweep = tmp_path / "sweep"
+    with FakeLLMServer(default="All done.") as server:
+        execute_run(settings(sweep / "0", scenarios=STARTERS[:1]), progress=False)
+        execute_run(settings(sweep / "1", scenarios=STARTERS[:1], episode=llm_agent(server.base_url)),
+                    progress=False)
+    one, both = sweep / "0", [str(sweep / "0"), str(sweep / "1")]
+    assert main([str(one), "--out", str(tmp_path / "r1")]) == 0
+    assert "Agent SR (4 of 5 criteria) 100.0%" in capsys.readouterr().out
+    assert main([*both, "--out", str(tmp_path / "cmp")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert sum("Agent SR (4 of 5 criteria)" in line for line in printed) == 2, printed
+    compared = (tmp_path / "cmp" / "report.md").read_text()
+    assert "Agent SR over 4 of the 5 criteria (the static judge does not assess information_accuracy" in compared
+    assert main([str(sweep), "--out", str(tmp_path / "sw")]) == 0
+    assert sum("Agent SR (4 of 5 criteria)" in line for line in capsys.readouterr().out.splitlines()) == 2
+    jobs = (tmp_path / "sw" / "report.md").read_text().split("# Comparison of the jobs' runs")[0]
+    assert "for: 0, 1." in jobs
+    job1 = next(line for line in jobs.splitlines() if line.startswith("| 1 |"))
+    assert job1.endswith("| unknown |") and "0.0000" not in job1
+    assert main(["--paper", *both, "--out", str(tmp_path / "paper")]) == 0
+    capsys.readouterr()
+    paper = json.loads((tmp_path / "paper" / "paper.json").read_text())
+    assert "Agent SR over 4 of the 5 criteria" in paper["tables"]["table2"]["note"]

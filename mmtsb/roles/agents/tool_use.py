@@ -13,7 +13,7 @@ from mmtsb.protocol.messages import Message, ToolCall
 from mmtsb.llm import LLMResponse
 from mmtsb.roles.agents.base import LLMAgent
 from mmtsb.protocol import Action, CallTools, RunCode, Say
-from mmtsb.roles.llm_common import split_think
+from mmtsb.roles.llm_common import split_think, thinking_blocks
 from mmtsb.roles.prompts.agent import (
     AGENT_HYBRID_PROMPT_VERSION,
     AGENT_TOOL_USE_PROMPT_VERSION,
@@ -140,7 +140,7 @@ class ToolUseAgent(LLMAgent):
         if not text:
             self._add({"role": "user", "content": NUDGE_EMPTY_TOOLS})
             return None
-        self._add({"role": "assistant", "content": text})
+        self._add({"role": "assistant", "content": text, **thinking_blocks(response)})
         return Say(text)
 
     def _unique_id(self, call_id: str, index: int) -> str:
@@ -160,7 +160,7 @@ class ToolUseAgent(LLMAgent):
                                   raw_arguments=c.arguments, parse_error=c.parse_error))
             wire.append({"id": cid, "type": "function",
                          "function": {"name": c.name, "arguments": history_arguments(c.arguments, c.parse_error)}})
-        self._add({"role": "assistant", "content": text or None, "tool_calls": wire})
+        self._add({"role": "assistant", "content": text or None, "tool_calls": wire, **thinking_blocks(response)})
         self._open_calls = [c.id for c in calls]
         lone = calls[0] if len(calls) == 1 else None
         if (self._builtin_exec and lone is not None and lone.name == EXECUTE_CODE and lone.parse_error is None
