@@ -62,6 +62,24 @@ def test_episode_page_data_comes_from_the_trajectory_and_its_images_are_files_of
     assert all(c["score"] == 1.0 for g in groups for e in g["entities"] for c in e["columns"])
 
 
+def test_episode_page_data_holds_the_verdicts_of_every_rejudged_label_and_repeat(viewer, runs, run_ids):
+    from mmtsb.judging.store import VerdictStore
+
+    index = get_json(viewer + f"api/runs/{run_ids['a']}/index.json")
+    eid = next(r[0] for r in index["rows"] if r[1] == "mmtsb_nominal_002")
+    ep = get_json(viewer + f"api/runs/{run_ids['a']}/episodes/{eid}.json")
+    store = VerdictStore(runs["a"], "again")
+    assert [(e["label"], e["judge"], e["judge_repeat"]) for e in ep["rejudged"]] == [("again", "static", 0),
+                                                                                     ("again", "static", 1)]
+    for e in ep["rejudged"]:
+        assert e["verdicts"] == json.loads(store.read(eid, e["judge_repeat"])["verdicts"])
+        assert set(e["verdicts"]) == {"agent", "user"}
+        assert [c["criterion"] for c in e["verdicts"]["agent"]["criteria"]][0] == "task_completion"
+    # a run never re-judged has none
+    other = get_json(viewer + f"api/runs/{run_ids['b']}/index.json")["rows"][0][0]
+    assert get_json(viewer + f"api/runs/{run_ids['b']}/episodes/{other}.json")["rejudged"] == []
+
+
 def test_unknown_runs_episodes_and_file_names_are_404s_never_files_outside_the_run(viewer, run_ids):
     rid = run_ids["a"]
     for path in ("api/runs/nope/index.json", f"api/runs/{rid}/episodes/nope.json",

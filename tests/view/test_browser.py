@@ -88,8 +88,16 @@ def test_episode_page_shows_its_images_loaded_and_its_diff(page, viewer, runs, r
     assert "Pay utility bills" in page.locator("#diff").inner_text() or "2026-04-24" in page.locator("#diff").inner_text()
     # each judge criterion with its analysis
     criteria = [c for v in t.judges.values() if v for c in v.criteria]
-    assert page.locator("#judges li.criterion").count() == len(criteria)
-    assert "Entity F1 = 1.000" in page.locator('#judges li[data-criterion="task_completion"]').inner_text()
+    assert page.locator("#judges .run-judges li.criterion").count() == len(criteria)
+    assert "Entity F1 = 1.000" in page.locator('#judges .run-judges li[data-criterion="task_completion"]').inner_text()
+    # and as the other judges of `mmtsb rejudge` saw the same trajectory: label "again", judge repeats 0 and 1
+    again = page.locator("#judges .rejudge[data-label=again]")
+    assert [again.nth(i).get_attribute("data-repeat") for i in range(again.count())] == ["0", "1"]
+    for i in range(2):
+        again.nth(i).locator("summary").first.click()
+        assert again.nth(i).locator("li.criterion").count() == len(criteria)
+        assert "Entity F1 = 1.000" in again.nth(i).locator('.judge[data-party=agent] li[data-criterion="task_completion"]').inner_text()
+    assert "again (static) · judge repeat 1: agent pass" in again.nth(1).locator("summary").first.inner_text()
     screenshot(page, "episode")
     screenshot(page, "episode_diff", "#diff")
     screenshot(page, "episode_image", "#conversation figure.shot")
@@ -179,6 +187,7 @@ def test_export_opens_from_disk(page, runs, run_ids, tmp_path: Path):
     widths = images_loaded(page, "#conversation img.msg-image")
     assert widths and all(w > 0 for w in widths)
     assert page.locator("#diff .entity").count() >= 1
+    assert page.locator("#judges .rejudge[data-label=again]").count() == 2    # the run's `mmtsb rejudge` verdicts
     screenshot(page, "export_episode")
     # annotating from disk: labels stay in the browser and download as the annotator's CSV (same contract)
     page.locator("#annotate-link").click()
