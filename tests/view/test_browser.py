@@ -69,6 +69,34 @@ def test_filters_change_the_list_and_pages_turn(page, viewer, run_ids):
     assert page.locator("#episode-count").inner_text() == "0 of 120 episodes"
 
 
+#: each filter of the episode list and what it matches in an index record
+FILTERS = {
+    "model": lambda e: [str(e["model"])], "flow": lambda e: [str(e["flow"])],
+    "arrival": lambda e: [str(e["arrival"])], "challenge": lambda e: [str(e["challenge"])],
+    "category": lambda e: e["categories"] or [], "failing": lambda e: e["failing"] or [],
+    "end_reason": lambda e: [str(e["end_reason"])],
+    "result": lambda e: ["not evaluated" if e["excluded"] else "pass" if e["agent_pass"] is True
+                         else "fail" if e["agent_pass"] is False else "not judged"],
+}
+
+
+def test_every_filter_selects_exactly_the_matching_episodes(page, viewer, run_ids):
+    rid = run_ids["big"]
+    episodes = _index(viewer, rid)
+    for name, values in FILTERS.items():
+        open_route(page, viewer + f"#/run/{rid}")
+        offered = page.locator(f"select[name={name}] option").evaluate_all("os => os.map(o => o.value)")
+        assert offered[0] == "" and len(offered) > 1, (name, offered)   # "all", then the values present
+        assert sorted(offered[1:]) == sorted({v for e in episodes for v in values(e)}), name
+        value = offered[-1]
+        want = sorted(e["id"] for e in episodes if value in values(e))
+        page.locator(f"select[name={name}]").select_option(value)
+        wait_route(page)
+        assert page.locator("#episode-count").inner_text() == f"{len(want)} of 120 episodes", (name, value)
+        shown = page.locator("#episode-list tbody tr").evaluate_all("rs => rs.map(r => r.dataset.episode)")
+        assert shown == want[:50], (name, value)
+
+
 def test_episode_page_shows_its_images_loaded_and_its_diff(page, viewer, runs, run_ids):
     eid = _episode(runs, "a", "mmtsb_nominal_004")
     t = load_trajectory(runs["a"] / "trajectories" / f"{eid}.json")
