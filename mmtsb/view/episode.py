@@ -103,6 +103,19 @@ def rejudged(run_dir: Path, episode_id: str) -> list[dict[str, Any]]:
     return out
 
 
+def judge_requests_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
+    """What each model judge reads of the episode, word for word (see :mod:`mmtsb.view.judge_view`)."""
+    from mmtsb.view.judge_view import judge_requests
+
+    row = entry.row(episode_id)
+    if row is None:
+        raise EpisodeNotFound(f"no episode {episode_id!r} in run {entry.run_id}")
+    record = entry.data().record(row)
+    if record is None:
+        return {"error": f"the trajectory of {episode_id} is missing or unreadable (see the viewer's log)"}
+    return judge_requests(entry.run_dir, record)
+
+
 def episode_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
     """Everything the episode page shows, as JSON-ready data."""
     row = entry.row(episode_id)

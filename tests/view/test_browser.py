@@ -174,6 +174,12 @@ def test_annotation_page_shows_what_the_judge_saw_and_records_labels(page, viewe
     assert page.locator("#criteria-text").inner_text().split("\n", 1)[1].strip() == scenario.task_completion_criteria.strip()
     assert page.locator("#conversation li.msg").count() > 3 and page.locator("#world-diff details").count() >= 1
     assert page.locator("tr.label-row").count() == 5 + 4          # agent and user rubric criteria
+    # each model judge's request word for word (the API's text, checked against the judge in test_api)
+    asked = get_json(viewer + f"api/runs/{rid}/judge_requests/{eid}.json")["parties"]
+    for party in ("agent", "user"):
+        request = page.locator(f"#judge-requests .judge-request[data-party={party}]")
+        request.locator("summary").click()
+        assert request.locator("pre").inner_text() == asked[party]["text"]
     assert page.locator(".judge-verdict.hidden").count() > 0        # the judge's verdict hidden at first
     page.locator('tr[data-party=agent][data-criterion=task_completion] input[value=pass]').check()
     row = page.locator('tr[data-party=agent][data-criterion=information_accuracy]')
@@ -223,6 +229,7 @@ def test_export_opens_from_disk(page, runs, run_ids, tmp_path: Path):
     page.locator("input[name=annotator]").fill("erin")
     page.locator("form.annotator button").click()
     wait_route(page)
+    assert page.locator("#judge-requests .judge-request pre").count() == 2       # the judges' words, from disk too
     page.locator('tr[data-party=user][data-criterion=request_fidelity] input[value=fail]').check()
     page.locator("#save-labels").click()
     page.wait_for_function("document.querySelector('#save-status').textContent.startsWith('saved')")
