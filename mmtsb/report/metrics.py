@@ -73,14 +73,16 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[floa
 
 def bootstrap_mean_ci(values: Sequence[float], *, samples: int = BOOTSTRAP_SAMPLES, seed: int = BOOTSTRAP_SEED,
                       confidence: float = CONFIDENCE) -> tuple[float, float] | None:
-    """Percentile bootstrap interval of a mean (deterministic: a fixed seed)."""
+    """Percentile bootstrap interval of a mean (scipy's ``bootstrap``; deterministic: a fixed seed). A single
+    value is its own interval (scipy needs two)."""
     arr = np.asarray(values, dtype=float)
     if arr.size == 0:
         return None
-    rng = np.random.default_rng(seed)
-    means = arr[rng.integers(0, arr.size, size=(samples, arr.size))].mean(axis=1)
-    alpha = (1 - confidence) / 2
-    lo, hi = np.quantile(means, [alpha, 1 - alpha])
+    if arr.size == 1:
+        return float(arr[0]), float(arr[0])
+    result = stats.bootstrap((arr,), np.mean, n_resamples=samples, confidence_level=confidence,
+                             method="percentile", vectorized=True, random_state=np.random.default_rng(seed))
+    lo, hi = result.confidence_interval
     return float(lo), float(hi)
 
 

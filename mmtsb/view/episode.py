@@ -1,10 +1,12 @@
 """One episode's page data: its typed trajectory (read with :meth:`RunData.record`), where each of its images is
-in the run folder, and the scenario texts its judges read (completion criteria, the user's instructions)
-together with each judge's rubric, so the episode and annotation pages show what the judge saw.
+in the run folder, the scenario texts its judges read (completion criteria, the user's instructions) together
+with each judge's rubric, so the episode and annotation pages show what the judge saw, and the verdicts other
+judges gave the same trajectory (``mmtsb rejudge``: every label and judge repeat, criteria with their analysis).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,48 @@ def rubrics(record: Trajectory) -> dict[str, dict[str, Any]]:
     return out
 
 
+def rejudged(run_dir: Path, episode_id: str) -> list[dict[str, Any]]:
+    """The episode's verdicts under each re-judged label of the run (``rejudge/<label>/``), one entry per label
+    and judge repeat: the label, the judge's name, the repeat and every party's verdict in full. A verdict file
+    that cannot be read is listed with its error (the page says so) instead of failing the page."""
+    from mmtsb.judging.store import StoreError, VerdictStore, labels
+
+    out: list[dict[str, Any]] = []
+    for label in labels(run_dir):
+        store = VerdictStore(run_dir, label)
+        try:
+            record = store.judge()
+        except StoreError as e:
+            out.append({"label": label, "judge": label, "judge_repeat": 0, "verdicts": {}, "error": str(e)})
+            continue
+        name = record.name if record is not None else label
+        for repeat in range(record.judge_repeats if record is not None else 1):
+            try:
+                row = store.read(episode_id, repeat)
+                verdicts = json.loads(row.get("verdicts") or "{}") if row is not None else None
+            except (OSError, ValueError) as e:
+                log.warning("%s: verdict of %s (repeat %d) unreadable: %s", store.folder, episode_id, repeat, e)
+                out.append({"label": label, "judge": name, "judge_repeat": repeat, "verdicts": {},
+                            "error": f"{store.folder.name}: verdict unreadable ({e})"})
+                continue
+            if verdicts is not None:
+                out.append({"label": label, "judge": name, "judge_repeat": repeat, "verdicts": verdicts})
+    return out
+
+
+def judge_requests_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
+    """What each model judge reads of the episode, word for word (see :mod:`mmtsb.view.judge_view`)."""
+    from mmtsb.view.judge_view import judge_requests
+
+    row = entry.row(episode_id)
+    if row is None:
+        raise EpisodeNotFound(f"no episode {episode_id!r} in run {entry.run_id}")
+    record = entry.data().record(row)
+    if record is None:
+        return {"error": f"the trajectory of {episode_id} is missing or unreadable (see the viewer's log)"}
+    return judge_requests(entry.run_dir, record)
+
+
 def episode_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
     """Everything the episode page shows, as JSON-ready data."""
     row = entry.row(episode_id)
@@ -86,4 +130,5 @@ def episode_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
         return {**base, "trajectory": None,
                 "error": f"the trajectory of {episode_id} is missing or unreadable (see the viewer's log)"}
     return {**base, "trajectory": record.to_dict(), "images": image_files(entry.run_dir, record),
-            "scenario_texts": scenario_texts(record), "rubrics": rubrics(record)}
+            "scenario_texts": scenario_texts(record), "rubrics": rubrics(record),
+            "rejudged": rejudged(entry.run_dir, episode_id)}

@@ -6,6 +6,7 @@ Routes (the front end asks for ``api/<key>.json``; the static export writes the 
 - ``GET api/runs.json``: every run's card (configuration, summary, scenarios);
 - ``GET api/runs/<run>/index.json``: the run's episode index (columns + rows; the list pages filter and page it);
 - ``GET api/runs/<run>/episodes/<episode>.json``: one episode's page data;
+- ``GET api/runs/<run>/judge_requests/<episode>.json``: what each model judge reads of it (annotation page);
 - ``GET api/runs/<run>/labels/<annotator>.json`` / ``POST api/runs/<run>/labels/<annotator>``: human labels;
 - ``GET runs/<run>/images/<sha256>.<ext>``, ``GET runs/<run>/figures/<name>``: files of the run folder.
 
@@ -28,7 +29,7 @@ from aiohttp import web
 from mmtsb.jsonio import dumps_bytes
 from mmtsb.report.data import RunDataError
 from mmtsb.runner.results import IMAGES_DIR
-from mmtsb.view.episode import EpisodeNotFound, episode_payload
+from mmtsb.view.episode import EpisodeNotFound, episode_payload, judge_requests_payload
 from mmtsb.view.labels import Label, LabelError, LabelStore, check_annotator
 from mmtsb.view.runs import RunCatalog, RunEntry
 
@@ -75,6 +76,11 @@ async def index(request: web.Request) -> web.Response:
 async def episode(request: web.Request) -> web.Response:
     entry = _entry(request)
     return await _blocking(lambda: episode_payload(entry, request.match_info["episode"]))
+
+
+async def judge_requests(request: web.Request) -> web.Response:
+    entry = _entry(request)
+    return await _blocking(lambda: judge_requests_payload(entry, request.match_info["episode"]))
 
 
 def label_store(request: web.Request, entry: RunEntry) -> LabelStore:
@@ -147,6 +153,7 @@ def make_app(catalog: RunCatalog) -> web.Application:
     app.router.add_get("/api/runs.json", runs)
     app.router.add_get("/api/runs/{run}/index.json", index)
     app.router.add_get("/api/runs/{run}/episodes/{episode}.json", episode)
+    app.router.add_get("/api/runs/{run}/judge_requests/{episode}.json", judge_requests)
     app.router.add_get("/api/runs/{run}/labels/{annotator}.json", get_labels)
     app.router.add_post("/api/runs/{run}/labels/{annotator}", post_labels)
     app.router.add_get("/runs/{run}/images/{name}", _run_file(IMAGES_DIR, _IMAGE_NAME))

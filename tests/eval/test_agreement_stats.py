@@ -80,3 +80,24 @@ def test_paper_table9_gpt_row_sd_and_range():
     assert round(s["range"], 2) == 1.89
     single = stats.spread([40.0])
     assert single["sd"] is None and single["range"] is None and single["mean"] == 40.0
+
+
+def test_pass_k_with_its_interval_worked_example():
+    """pass^k per run and judge, as `mmtsb agreement` reports it (the report's estimator, scipy's percentile
+    bootstrap over scenarios). Four scenarios, two tries each: a passes both, b and c one, d none.
+    pass^1 per scenario 1, 1/2, 1/2, 0 -> 0.5; pass^2 per scenario 1, 0, 0, 0 -> 0.25.
+    The bootstrap of pass^2's mean over the four scenarios: a resample holds j copies of a (j ~ Binomial(4, 1/4)),
+    mean j/4; P(j = 0) = 81/256 > 2.5 % -> lower bound 0; P(j >= 3) = 13/256 > 2.5 % > P(j = 4) = 1/256 ->
+    upper bound 3/4."""
+    from mmtsb.report.metrics import bootstrap_mean_ci, pass_k_table
+
+    tries = {"a": (True, True), "b": (True, False), "c": (False, True), "d": (False, False)}
+    rows = [{"scenario": s, "repeat": r, "agent_pass": v} for s, vs in tries.items() for r, v in enumerate(vs)]
+    table = pass_k_table(rows)
+    assert table["1"]["pass_hat_k"] == pytest.approx(0.5) and table["1"]["n_scenarios"] == 4
+    assert table["2"]["pass_hat_k"] == pytest.approx(0.25)
+    assert table["2"]["ci"] == pytest.approx([0.0, 0.75])
+    assert table["2"]["pass_at_k"] == pytest.approx(0.75)          # a, b, c succeed at least once in two tries
+    # two scenarios, 0 and 1: resample means 0, 1/2, 1 with probabilities 1/4, 1/2, 1/4 -> the interval (0, 1)
+    assert bootstrap_mean_ci([0.0, 1.0]) == pytest.approx((0.0, 1.0))
+    assert bootstrap_mean_ci([0.4]) == pytest.approx((0.4, 0.4))   # one scenario: its own value

@@ -12,7 +12,11 @@ from viewkit import NOMINAL, UI, chromium, oracle_run
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """``a``: nominal 001-004 through code; ``b``: nominal 003-005 through tool calls (two shared scenarios);
-    ``ui``: a UI scenario in UI mode (rendered screens); ``big``: 120 episodes replicated from ``a``."""
+    ``ui``: a UI scenario in UI mode (rendered screens); ``big``: 120 episodes replicated from ``a``. ``a`` is
+    judged again by the static judges twice (``mmtsb rejudge`` label ``again``, judge_repeats=2)."""
+    import asyncio
+
+    from mmtsb.judging.rejudge import RejudgeOptions, compose_judge, rejudge
     from mmtsb.testing.synthetic_run import replicate_run
 
     root = tmp_path_factory.mktemp("view_runs")
@@ -22,6 +26,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                         interface="tool_use"),
         "ui": oracle_run(root / "2026-01-01" / "run-ui", [UI / "mmtsb_ui_001.json"], ui=True),
     }
+    asyncio.run(rejudge(out["a"], compose_judge(["judge=static"]),
+                        RejudgeOptions(label="again", judge_repeats=2, report=False)))
     out["big"] = replicate_run(out["a"], root / "2026-01-02" / "run-big", 120, seed=3)
     return out
 

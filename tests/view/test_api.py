@@ -62,9 +62,54 @@ def test_episode_page_data_comes_from_the_trajectory_and_its_images_are_files_of
     assert all(c["score"] == 1.0 for g in groups for e in g["entities"] for c in e["columns"])
 
 
+def test_episode_page_data_holds_the_verdicts_of_every_rejudged_label_and_repeat(viewer, runs, run_ids):
+    from mmtsb.judging.store import VerdictStore
+
+    index = get_json(viewer + f"api/runs/{run_ids['a']}/index.json")
+    eid = next(r[0] for r in index["rows"] if r[1] == "mmtsb_nominal_002")
+    ep = get_json(viewer + f"api/runs/{run_ids['a']}/episodes/{eid}.json")
+    store = VerdictStore(runs["a"], "again")
+    assert [(e["label"], e["judge"], e["judge_repeat"]) for e in ep["rejudged"]] == [("again", "static", 0),
+                                                                                     ("again", "static", 1)]
+    for e in ep["rejudged"]:
+        assert e["verdicts"] == json.loads(store.read(eid, e["judge_repeat"])["verdicts"])
+        assert set(e["verdicts"]) == {"agent", "user"}
+        assert [c["criterion"] for c in e["verdicts"]["agent"]["criteria"]][0] == "task_completion"
+    # a run never re-judged has none
+    other = get_json(viewer + f"api/runs/{run_ids['b']}/index.json")["rows"][0][0]
+    assert get_json(viewer + f"api/runs/{run_ids['b']}/episodes/{other}.json")["rejudged"] == []
+
+
+def test_judge_requests_are_the_model_judges_own_words_for_the_stored_trajectory(viewer, runs, run_ids):
+    """The annotation page's "word for word" text is the LLM judge's request for this trajectory, as the judge
+    builds it (here built again from the same evidence)."""
+    from mmtsb.judging.evidence import evidence_from_trajectory
+    from mmtsb.protocol import registry
+    from mmtsb.protocol.episode_config import EpisodeConfig
+    from mmtsb.protocol.model_settings import ModelSettings
+
+    data = RunData.load(runs["a"])
+    row = next(r for r in data.rows if r["scenario"] == "mmtsb_nominal_004")
+    got = get_json(viewer + f"api/runs/{run_ids['a']}/judge_requests/{row['episode_id']}.json")
+    assert set(got["parties"]) == {"agent", "user"}
+    settings = ModelSettings(model="openai/any")
+    request = registry.RoleRequest(EpisodeConfig(judge="llm", judge_model=settings), settings, {})
+    evidence = evidence_from_trajectory(data.record(row), runs["a"], images="placeholder")
+    for party in ("agent", "user"):
+        system, user = registry.judge_maker("llm", party)(request).build_messages(evidence)
+        texts = [p["text"] for p in user["content"] if p["type"] == "text"]
+        shown = got["parties"][party]["text"]
+        assert got["parties"][party]["system"] == system["content"]
+        assert shown.startswith(texts[0]) and all(t in shown for t in texts)
+        assert shown.count("(image attached)") == sum(1 for p in user["content"] if p["type"] != "text") == 3
+    assert "## Task completion criteria" in got["parties"]["agent"]["text"]
+    assert "## Round Query Delivery Check" in got["parties"]["user"]["text"]
+
+
 def test_unknown_runs_episodes_and_file_names_are_404s_never_files_outside_the_run(viewer, run_ids):
     rid = run_ids["a"]
     for path in ("api/runs/nope/index.json", f"api/runs/{rid}/episodes/nope.json",
+                 f"api/runs/{rid}/judge_requests/nope.json",
                  f"runs/{rid}/images/{'0' * 64}.png", f"runs/{rid}/images/..%2Fsummary.json",
                  f"runs/{rid}/figures/..%2F..%2Fconfig.yaml", f"runs/{rid}/images/summary.json"):
         with pytest.raises(HTTPError) as e:

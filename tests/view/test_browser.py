@@ -69,6 +69,34 @@ def test_filters_change_the_list_and_pages_turn(page, viewer, run_ids):
     assert page.locator("#episode-count").inner_text() == "0 of 120 episodes"
 
 
+#: each filter of the episode list and what it matches in an index record
+FILTERS = {
+    "model": lambda e: [str(e["model"])], "flow": lambda e: [str(e["flow"])],
+    "arrival": lambda e: [str(e["arrival"])], "challenge": lambda e: [str(e["challenge"])],
+    "category": lambda e: e["categories"] or [], "failing": lambda e: e["failing"] or [],
+    "end_reason": lambda e: [str(e["end_reason"])],
+    "result": lambda e: ["not evaluated" if e["excluded"] else "pass" if e["agent_pass"] is True
+                         else "fail" if e["agent_pass"] is False else "not judged"],
+}
+
+
+def test_every_filter_selects_exactly_the_matching_episodes(page, viewer, run_ids):
+    rid = run_ids["big"]
+    episodes = _index(viewer, rid)
+    for name, values in FILTERS.items():
+        open_route(page, viewer + f"#/run/{rid}")
+        offered = page.locator(f"select[name={name}] option").evaluate_all("os => os.map(o => o.value)")
+        assert offered[0] == "" and len(offered) > 1, (name, offered)   # "all", then the values present
+        assert sorted(offered[1:]) == sorted({v for e in episodes for v in values(e)}), name
+        value = offered[-1]
+        want = sorted(e["id"] for e in episodes if value in values(e))
+        page.locator(f"select[name={name}]").select_option(value)
+        wait_route(page)
+        assert page.locator("#episode-count").inner_text() == f"{len(want)} of 120 episodes", (name, value)
+        shown = page.locator("#episode-list tbody tr").evaluate_all("rs => rs.map(r => r.dataset.episode)")
+        assert shown == want[:50], (name, value)
+
+
 def test_episode_page_shows_its_images_loaded_and_its_diff(page, viewer, runs, run_ids):
     eid = _episode(runs, "a", "mmtsb_nominal_004")
     t = load_trajectory(runs["a"] / "trajectories" / f"{eid}.json")
@@ -88,8 +116,16 @@ def test_episode_page_shows_its_images_loaded_and_its_diff(page, viewer, runs, r
     assert "Pay utility bills" in page.locator("#diff").inner_text() or "2026-04-24" in page.locator("#diff").inner_text()
     # each judge criterion with its analysis
     criteria = [c for v in t.judges.values() if v for c in v.criteria]
-    assert page.locator("#judges li.criterion").count() == len(criteria)
-    assert "Entity F1 = 1.000" in page.locator('#judges li[data-criterion="task_completion"]').inner_text()
+    assert page.locator("#judges .run-judges li.criterion").count() == len(criteria)
+    assert "Entity F1 = 1.000" in page.locator('#judges .run-judges li[data-criterion="task_completion"]').inner_text()
+    # and as the other judges of `mmtsb rejudge` saw the same trajectory: label "again", judge repeats 0 and 1
+    again = page.locator("#judges .rejudge[data-label=again]")
+    assert [again.nth(i).get_attribute("data-repeat") for i in range(again.count())] == ["0", "1"]
+    for i in range(2):
+        again.nth(i).locator("summary").first.click()
+        assert again.nth(i).locator("li.criterion").count() == len(criteria)
+        assert "Entity F1 = 1.000" in again.nth(i).locator('.judge[data-party=agent] li[data-criterion="task_completion"]').inner_text()
+    assert "again (static) · judge repeat 1: agent pass" in again.nth(1).locator("summary").first.inner_text()
     screenshot(page, "episode")
     screenshot(page, "episode_diff", "#diff")
     screenshot(page, "episode_image", "#conversation figure.shot")
@@ -138,6 +174,12 @@ def test_annotation_page_shows_what_the_judge_saw_and_records_labels(page, viewe
     assert page.locator("#criteria-text").inner_text().split("\n", 1)[1].strip() == scenario.task_completion_criteria.strip()
     assert page.locator("#conversation li.msg").count() > 3 and page.locator("#world-diff details").count() >= 1
     assert page.locator("tr.label-row").count() == 5 + 4          # agent and user rubric criteria
+    # each model judge's request word for word (the API's text, checked against the judge in test_api)
+    asked = get_json(viewer + f"api/runs/{rid}/judge_requests/{eid}.json")["parties"]
+    for party in ("agent", "user"):
+        request = page.locator(f"#judge-requests .judge-request[data-party={party}]")
+        request.locator("summary").click()
+        assert request.locator("pre").inner_text() == asked[party]["text"]
     assert page.locator(".judge-verdict.hidden").count() > 0        # the judge's verdict hidden at first
     page.locator('tr[data-party=agent][data-criterion=task_completion] input[value=pass]').check()
     row = page.locator('tr[data-party=agent][data-criterion=information_accuracy]')
@@ -179,6 +221,7 @@ def test_export_opens_from_disk(page, runs, run_ids, tmp_path: Path):
     widths = images_loaded(page, "#conversation img.msg-image")
     assert widths and all(w > 0 for w in widths)
     assert page.locator("#diff .entity").count() >= 1
+    assert page.locator("#judges .rejudge[data-label=again]").count() == 2    # the run's `mmtsb rejudge` verdicts
     screenshot(page, "export_episode")
     # annotating from disk: labels stay in the browser and download as the annotator's CSV (same contract)
     page.locator("#annotate-link").click()
@@ -186,6 +229,7 @@ def test_export_opens_from_disk(page, runs, run_ids, tmp_path: Path):
     page.locator("input[name=annotator]").fill("erin")
     page.locator("form.annotator button").click()
     wait_route(page)
+    assert page.locator("#judge-requests .judge-request pre").count() == 2       # the judges' words, from disk too
     page.locator('tr[data-party=user][data-criterion=request_fidelity] input[value=fail]').check()
     page.locator("#save-labels").click()
     page.wait_for_function("document.querySelector('#save-status').textContent.startsWith('saved')")

@@ -92,3 +92,30 @@ def test_the_labels_api_writes_the_annotators_file_in_the_run_folder(viewer, run
     assert _post(url, {"labels": []}, origin="http://evil.example")[0] == 403
     assert _post(url, {"nothing": 1})[0] == 400
     assert (runs["b"] / "labels" / "carol.csv").read_text() == text
+
+
+def test_labels_saved_by_the_viewer_are_read_by_mmtsb_agreement(viewer, runs, run_ids, tmp_path: Path):
+    """The annotation page's file is the `mmtsb agreement --labels` contract: frank passes every agent criterion
+    of the first episode and fails task_completion on the second; the run's static judge passed both."""
+    from mmtsb.cli import main
+    from mmtsb.protocol.judges import AGENT_CRITERIA
+
+    rid = run_ids["b"]
+    first, second = sorted(r[0] for r in get_json(viewer + f"api/runs/{rid}/index.json")["rows"])[:2]
+    items = [{"episode_id": first, "party": "agent", "criterion": c, "label": "pass", "note": ""}
+             for c in AGENT_CRITERIA]
+    items.append({"episode_id": second, "party": "agent", "criterion": "task_completion", "label": "fail",
+                  "note": "wrong total"})
+    status, body = _post(viewer + f"api/runs/{rid}/labels/frank", {"labels": items})
+    assert status == 200 and body["saved"] == len(AGENT_CRITERIA) + 1
+    out = tmp_path / "agreement"
+    assert main(["agreement", str(runs["b"]), "--labels", body["file"], "--out", str(out)]) == 0
+    result = json.loads((out / "agreement.json").read_text())
+    overall = result["agreement"]["agent"]["overall"]
+    assert overall["humans"] == ["human:frank"] and result["notes"] == []
+    # frank's overall: pass (every criterion passes), fail (a criterion fails); the judge: pass, pass
+    assert overall["majority"] == {"n_items": 2, "ties": 0, "pass_rate": 0.5}
+    (judge,) = overall["vs_majority"].values()
+    assert judge["confusion"] == {"tp": 1, "fn": 0, "fp": 1, "tn": 0} and judge["raw"] == 0.5 and judge["fpr"] == 1.0
+    tc = result["agreement"]["agent"]["criteria"]["task_completion"]["vs_majority"]
+    assert next(iter(tc.values()))["n"] == 2

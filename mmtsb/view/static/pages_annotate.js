@@ -37,9 +37,18 @@
       h("td", {class: "judge-verdict hidden"}, judged ? [M.verdict(judged.passed), " ", h("span", {class: "small"}, judged.analysis || "")] : h("span", {class: "muted"}, "not assessed")));
   }
 
+  // the evidence text each model judge is sent for this episode, word for word (images named where attached)
+  function judgeRequests(asked) {
+    if (asked.error) return h("p", {class: "err"}, asked.error);
+    return Object.entries(asked.parties || {}).map(([party, r]) => h("div", {class: "judge-request", dataset: {party}},
+      r.error ? h("p", {class: "err"}, r.error)
+        : details(`the ${party} judge's evidence (its user message; its rubric is above)`, M.trajectory.block(r.text))));
+  }
+
   async function annotatePage(app, rid, eid, q) {
     const annotator = q.annotator || localStorage.getItem("mmtsb-annotator") || "";
-    const [ep, list] = await Promise.all([M.api.load(`runs/${rid}/episodes/${eid}`), M.api.episodes(rid)]);
+    const [ep, list, asked] = await Promise.all([M.api.load(`runs/${rid}/episodes/${eid}`), M.api.episodes(rid),
+      M.api.load(`runs/${rid}/judge_requests/${eid}`).catch(e => ({error: e.message}))]);
     const T = M.trajectory;
     const t = ep.trajectory;
     if (!NAME.test(annotator)) {
@@ -91,13 +100,14 @@
         h("div", {class: "nav"}, `annotator ${annotator} (${labelled.size} episode(s) labelled) · `,
           h("a", {href: `#/annotate/${enc(rid)}/${enc(eid)}`, onclick: () => localStorage.removeItem("mmtsb-annotator")}, "change"),
           " · next unlabelled: ", go(nextOpen), " · ", h("a", {href: `#/run/${enc(rid)}/episode/${enc(eid)}`}, "episode page")),
-        h("p", {class: "muted"}, "Below is what the judges read: the completion criteria, the user's hidden instructions, the conversation with every action, result and image, the database changes and how the episode ended. Label each criterion yourself."),
+        h("p", {class: "muted"}, "Below is what the judges read: the completion criteria, the user's hidden instructions, the conversation with every action, result and image, the database changes, how the episode ended, and each model judge's request word for word. Label each criterion yourself."),
         form),
       section("Task completion criteria", "criteria-text", texts.error ? h("p", {class: "err"}, texts.error) : T.block(texts.completion_criteria || "(none given)")),
       rubrics.user ? section("Hidden instructions of the simulated user", "user-instructions", T.block(texts.user_instructions || "(none)")) : null,
       section("Conversation, agent actions and environment results", "conversation", T.conversation(ep)),
       section("Database changes (row level, all tables)", "world-diff", T.worldDiff(ep)),
       section("Episode end", "end", h("p", {}, `The episode ended because: ${t.end_reason}.`)),
+      section("What each model judge reads, word for word", "judge-requests", judgeRequests(asked)),
       t.ui ? section("UI screens", "ui", T.uiScreens(ep)) : null);
   }
 

@@ -144,23 +144,38 @@
     }));
   }
 
-  // each judge: its verdict, and each criterion with its analysis and evidence
+  // one party's verdict: its result, and each criterion with its analysis and evidence
+  function verdictBlock(p, v) {
+    if (!v) return h("div", {class: "judge"}, h("h3", {}, `${p} judge`), h("p", {class: "muted"}, "not judged"));
+    return h("div", {class: "judge", dataset: {party: p}},
+      h("h3", {}, `${p} judge `, verdict(v.error ? null : v.passed), h("span", {class: "muted"}, ` ${v.judge}${v.static ? " (static rules)" : ""} · ${v.prompt_version}`)),
+      v.error ? h("div", {class: "err"}, `no verdict: ${v.error}`) : null,
+      h("ul", {class: "criteria"}, (v.criteria || []).map(c => h("li", {class: "criterion", dataset: {criterion: c.criterion}},
+        verdict(c.passed), " ", h("b", {}, c.criterion),
+        c.analysis ? h("div", {class: "analysis"}, c.analysis) : null,
+        c.evidence ? h("div", {class: "evidence"}, h("span", {class: "cell-label"}, "evidence "), c.evidence) : null))),
+      v.reasoning ? details("reasoning", block(v.reasoning)) : null);
+  }
+
+  // the same trajectory judged again (mmtsb rejudge): each label and judge repeat with its verdicts
+  function rejudged(ep) {
+    const entries = ep.rejudged || [];
+    if (!entries.length) return null;
+    return h("div", {class: "rejudged"}, h("h3", {}, "Judged again (mmtsb rejudge)"),
+      entries.map(e => h("div", {class: "rejudge", dataset: {label: e.label, repeat: e.judge_repeat}},
+        details(`${e.label} (${e.judge}) · judge repeat ${e.judge_repeat}: agent `
+          + (e.verdicts.agent ? (e.verdicts.agent.error ? "no verdict" : e.verdicts.agent.passed ? "pass" : "fail") : "–"),
+          e.error ? h("div", {class: "err"}, e.error) : null,
+          Object.entries(e.verdicts).map(([p, v]) => verdictBlock(p, v))))));
+  }
+
+  // each judge of the run, then every other judge of the same trajectory
   function judges(ep) {
     const t = ep.trajectory;
     const parties = Object.keys(t.judges || {});
-    if (!parties.length) return h("p", {class: "muted"}, "No judges ran.");
-    return parties.map(p => {
-      const v = t.judges[p];
-      if (!v) return h("div", {class: "judge"}, h("h3", {}, `${p} judge`), h("p", {class: "muted"}, "not judged"));
-      return h("div", {class: "judge", dataset: {party: p}},
-        h("h3", {}, `${p} judge `, verdict(v.error ? null : v.passed), h("span", {class: "muted"}, ` ${v.judge}${v.static ? " (static rules)" : ""} · ${v.prompt_version}`)),
-        v.error ? h("div", {class: "err"}, `no verdict: ${v.error}`) : null,
-        h("ul", {class: "criteria"}, (v.criteria || []).map(c => h("li", {class: "criterion", dataset: {criterion: c.criterion}},
-          verdict(c.passed), " ", h("b", {}, c.criterion),
-          c.analysis ? h("div", {class: "analysis"}, c.analysis) : null,
-          c.evidence ? h("div", {class: "evidence"}, h("span", {class: "cell-label"}, "evidence "), c.evidence) : null))),
-        v.reasoning ? details("reasoning", block(v.reasoning)) : null);
-    });
+    const own = parties.length ? h("div", {class: "run-judges"}, parties.map(p => verdictBlock(p, t.judges[p])))
+      : h("p", {class: "muted"}, "No judges ran.");
+    return [own, rejudged(ep)];
   }
 
   function usage(ep) {
