@@ -95,6 +95,8 @@ def test_an_infrastructure_failure_counts_every_attempt_and_a_resume_replays_it(
         assert row["agent_failed_calls"] == 2            # the kept attempt's two failed calls
         assert row["earlier_attempts_failed_calls"] == 2  # and the thrown-away attempt's two
         assert summary.failed_calls == 4 and summary.infra_failures == 1 and summary.stopped is None
+        report = (run_dir / "report.md").read_text()       # the report's usage table counts them too
+        assert "| agent | 0 | 2 |" in report and "| earlier_attempts | 0 | 2 |" in report, report
 
         switch.reply = WORKING
         summary = execute_run(s, progress=False)
