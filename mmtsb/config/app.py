@@ -135,10 +135,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def exit_status(outcomes: Sequence[JobOutcome]) -> int:
     """2 when a job stopped on a configuration failure, 1 when a job has episodes it could not evaluate
-    (infrastructure or scenario failures), else 0."""
+    (infrastructure or scenario failures, selected files that failed validation included), else 0."""
     if any(o.summary.get("stopped") for o in outcomes):
         return EXIT_CONFIG_ERROR
-    return 0 if all(not (o.summary.get("not_evaluated") or o.summary.get("infra_failures")) for o in outcomes) else 1
+    return 0 if all(not (o.summary.get("not_evaluated") or o.summary.get("infra_failures")
+                         or o.summary.get("invalid_scenarios")) for o in outcomes) else 1
 
 
 # ------------------------------------------------------------------------------------------ one job
