@@ -99,6 +99,57 @@ def unknown_group_option(argv: Sequence[str], folder: Path) -> str | None:
     return None
 
 
+def chosen_options(argv: Sequence[str], folder: Path) -> dict[str, str]:
+    """{group: option} as a run would compose them: ``conf/config.yaml``'s defaults, then ``group=option``."""
+    try:
+        defaults = (yaml.safe_load((folder / "config.yaml").read_text(encoding="utf-8")) or {}).get("defaults")
+    except (OSError, yaml.YAMLError, AttributeError):
+        defaults = None
+    chosen = {k: str(v) for d in defaults or [] if isinstance(d, dict) for k, v in d.items()}
+    for item in argv:
+        key, sep, value = item.partition("=")
+        if sep and not item.startswith(("-", "+", "~")) and "." not in key and "@" not in key:
+            chosen[key] = value
+    return chosen
+
+
+def null_section(folder: Path, group: str, option: str, parts: Sequence[str]) -> str | None:
+    """The section along the dotted key ``parts`` (``user``, ``model``, ``timeout_s``) that the option's YAML sets
+    to null, or None (not null, or not found there)."""
+    try:
+        node = yaml.safe_load((folder / group / f"{option}.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    for depth, part in enumerate(parts[1:-1], start=2):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+        if node is None:
+            return ".".join(parts[:depth])
+    return None
+
+
+def override_under_null(argv: Sequence[str], folder: Path) -> str | None:
+    """An override of a key inside a section the chosen group option leaves null (``user.model.timeout_s=60``
+    under ``user=scripted``), as one line naming the option: Hydra itself fails there with an AssertionError
+    traceback. Sweeps and interpolated choices are left to Hydra."""
+    chosen = chosen_options(argv, folder)
+    for item in argv:
+        key, sep, value = item.partition("=")
+        parts = key.split(".")
+        if not sep or item.startswith(("-", "+", "~")) or "@" in key or len(parts) < 3:
+            continue
+        group, option = parts[0], chosen.get(parts[0], "")
+        if not option or any(c in option for c in "${},"):
+            continue
+        if (section := null_section(folder, group, option, parts)) is not None:
+            others = [o for o in group_options(folder, group) if o != option
+                      and null_section(folder, group, o, parts) is None]
+            return (f"{key}={value}: {group}={option} has no {section} (it is null there); choose a {group} option "
+                    f"that has one ({', '.join(others)}) or leave this override out")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the Hydra application on ``argv`` (default: ``sys.argv[1:]``); returns the exit status (see
     :func:`exit_status`; 2 also for a config error found before the first episode)."""
@@ -110,7 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {e}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
     args = list(sys.argv[1:] if argv is None else argv)
-    for problem in (unwritable_output_dir(args), unknown_group_option(args, Path(config_path))):
+    for problem in (unwritable_output_dir(args), unknown_group_option(args, Path(config_path)),
+                    override_under_null(args, Path(config_path))):
         if problem is not None:
             print(f"{PROG}: {problem}", file=sys.stderr)
             return EXIT_CONFIG_ERROR
@@ -135,10 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def exit_status(outcomes: Sequence[JobOutcome]) -> int:
     """2 when a job stopped on a configuration failure, 1 when a job has episodes it could not evaluate
-    (infrastructure or scenario failures), else 0."""
+    (infrastructure or scenario failures, selected files that failed validation included), else 0."""
     if any(o.summary.get("stopped") for o in outcomes):
         return EXIT_CONFIG_ERROR
-    return 0 if all(not (o.summary.get("not_evaluated") or o.summary.get("infra_failures")) for o in outcomes) else 1
+    return 0 if all(not (o.summary.get("not_evaluated") or o.summary.get("infra_failures")
+                         or o.summary.get("invalid_scenarios")) for o in outcomes) else 1
 
 
 # ------------------------------------------------------------------------------------------ one job

@@ -89,6 +89,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "pass_k": (pass_k_table(ev) or None) if repeats > 1 else None,
         "breakdowns": breakdowns(ev, facts),
         "end_reasons": dict(Counter(str(r.get("end_reason")) for r in rows)),
+        "invalid_scenarios": [str(i["file"]) for i in data.invalid_scenarios()],
         "trajectories_found": sum(1 for f in facts.values() if f["has_trajectory"]),
     }
     from mmtsb.judging.views import judges_summary   # a column per re-judged label (mmtsb rejudge)
@@ -101,6 +102,7 @@ def compute(data: RunData) -> dict[str, Any]:
         "infra": [{"episode_id": episode_key(r), "scenario": r.get("scenario"), "attempts": r.get("attempts"),
                    "failure_class": str(row_failure_class(r)), "reason": infra_reason(r),
                    "error": first_line(r.get("error"), 400)} for r in infra],
+        "invalid_scenarios": data.invalid_scenarios(),
     }
     return {"summary": summary, "details": details}
 

@@ -20,6 +20,8 @@ from mmtsb.text import error_headline
 PARQUET_DIR = "episodes.parquet"
 LEGACY_JSONL = "episodes.jsonl"
 TRAJECTORY_DIR = "trajectories"
+#: the selected scenario files a run refused to play, with their validation errors (written by the runner)
+INVALID_SCENARIOS = "invalid_scenarios.json"
 log = logging.getLogger("mmtsb.report")
 #: end reasons that mean the episode ran out of budget (an agent failure, not an infrastructure one)
 BUDGET_END_REASONS = frozenset({"max_messages", "max_steps", "max_interaction_steps", "wall_clock", "token_budget"})
@@ -158,6 +160,15 @@ class RunData:
         """:meth:`record` in its JSON form (what the report's per-episode facts read)."""
         record = self.record(row)
         return record.to_dict() if record is not None else None
+
+    def invalid_scenarios(self) -> list[dict[str, Any]]:
+        """The selected files the run refused to play (``[{"file", "errors"}]``; none when the runner wrote no
+        list, or an unreadable one)."""
+        try:
+            found = json.loads((self.run_dir / INVALID_SCENARIOS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return [i for i in found if isinstance(i, dict) and "file" in i] if isinstance(found, list) else []
 
     def config(self) -> dict[str, str]:
         """The run's configuration fields, each the distinct values found in its rows joined by '+'."""

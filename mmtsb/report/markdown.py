@@ -88,6 +88,7 @@ def run_report(summary: Mapping[str, Any], details: Mapping[str, Any], figures: 
         _pass_k(s, figures),
         _breakdowns(s, figures),
         _infra(details, s["run_dir"]),
+        _invalid_files(details),
         "## End reasons\n\n" + table(["End reason", "Episodes"], sorted(s["end_reasons"].items())),
         _viewer(s["run_dir"]),
     ]
@@ -266,6 +267,17 @@ def _infra(details: Mapping[str, Any], run_dir: str) -> str:
             "stop the run (a resumed run plays them again once the configuration is fixed); scenario failures "
             "name a file that cannot be played.\n\n"
             + table(["Episode", "Scenario", "Class", "Attempts", "Reason"], rows))
+
+
+def _invalid_files(details: Mapping[str, Any]) -> str:
+    """The selected files that failed validation (scenario failures without a row): never played."""
+    invalid = details.get("invalid_scenarios") or []
+    if not invalid:
+        return ""
+    rows = [[f"`{i['file']}`", "; ".join(str(e) for e in (i.get("errors") or [])[:3])] for i in invalid]
+    return ("## Scenario files not played\n\nThese selected files failed validation (as `mmtsb scenarios validate` "
+            "reports them): they were not played and count in no metric; fix them and run the same command again."
+            "\n\n" + table(["File", "Errors"], rows))
 
 
 # ---------------------------------------------------------------------------------------------- compare

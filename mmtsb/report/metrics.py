@@ -17,12 +17,11 @@ from scipy import stats
 
 from mmtsb.report.data import Row, episode_key, is_infra, json_list
 from mmtsb.protocol import registry
-from mmtsb.runner.rows import role_keys
+from mmtsb.runner.rows import USAGE_FIELDS, role_keys
 
 CONFIDENCE = 0.95
 BOOTSTRAP_SAMPLES = 2000
 BOOTSTRAP_SEED = 0
-USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens", "api_calls", "cost_usd")
 
 #: the paper's image source categories (Appendix D.4) by source dataset; the starter set's synthetic images
 #: are placed by their visual character

@@ -219,10 +219,10 @@ def _finish(settings: RunSettings, layout: RunLayout, duration_s: float, planned
     summary = summarize(rows, duration_s)
     for key, value in (phases or {}).items():
         setattr(summary, key, value)
+    summary.invalid_scenarios = list(invalid or [])
     layout.write_summary({**summary.to_dict(), "planned_episodes": planned, "config_hash": settings.config_hash,
                           "dataset": settings.dataset, "repeats": settings.repeats, "protocol": settings.episode.protocol,
-                          **code_provenance(),
-                          "invalid_scenarios": invalid or []})
+                          **code_provenance()})
     try:
         from mmtsb.report import build_report
     except ImportError as e:

@@ -41,6 +41,8 @@ class RunSummary:
     cost_known: bool = True                    # False: some calls' prices were unknown (counted as 0 in cost_usd)
     #: which of the agent judge's criteria Agent SR covers (the static judge cannot assess information accuracy)
     agent_sr_note: str | None = None
+    #: selected scenario files that failed validation (``invalid_scenarios.json``): reported, never played
+    invalid_scenarios: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)

@@ -92,6 +92,33 @@ def test_impossible_budgets_are_config_errors_before_any_episode(tmp_path, overr
     assert not (tmp_path / "run" / "episodes.parquet").exists()
 
 
+@pytest.mark.parametrize(("override", "message"), [
+    ("model.timeout_s=0", "model.timeout_s=0.0: must be greater than 0"),
+    ("model.concurrency=0", "model.concurrency=0: must be at least 1"),
+    ("model.max_retries=-1", "model.max_retries=-1: must be at least 0"),
+])
+def test_impossible_model_settings_are_config_errors_before_any_episode(tmp_path, override, message):
+    proc = run_app(["model=gpt_5_4_none", "model.api_base=http://127.0.0.1:9/v1", override, "runner=inprocess",
+                    f"hydra.run.dir={tmp_path / 'run'}"], cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "run" / "episodes.parquet").exists()
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    (["user.model.timeout_s=60"], "user.model.timeout_s=60: user=scripted has no user.model (it is null there); "
+                                  "choose a user option that has one ("),
+    (["judge=none", "judge.model.temperature=0"], "judge.model.temperature=0: judge=none has no judge.model"),
+])
+def test_a_setting_inside_a_section_the_option_leaves_null_is_one_line(tmp_path, overrides, message):
+    """Hydra itself answers these with an AssertionError traceback (exit 1)."""
+    proc = run_app([*overrides, "runner=inprocess", f"hydra.run.dir={tmp_path / 'run'}"], cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert proc.stderr.startswith(f"mmtsb run: {message}") and len(proc.stderr.strip().splitlines()) == 1
+    assert "gpt_5_4" in proc.stderr and "static" not in proc.stderr.split("(it is null there)")[1]
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_run_folder_that_cannot_be_made_is_one_line_not_a_traceback(tmp_path):
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")

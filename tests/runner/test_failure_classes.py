@@ -10,12 +10,13 @@ import pytest
 from mmtsb.config.build import RunConfigError
 from mmtsb.config.preflight import run_problems
 from mmtsb.llm.errors import LLMAuthError, LLMContextWindowError, LLMServerError
-from mmtsb.protocol.episode_config import apply_overrides
+from mmtsb.protocol.episode_config import EpisodeConfig, apply_overrides
 from mmtsb.protocol.failures import FailureClass, count_by_class, exception_class, is_excluded, row_failure_class
+from mmtsb.runner import worker
 from mmtsb.runner.execute import execute_run
 from mmtsb.scenarios.loader import ScenarioError
 from mmtsb.testing import FakeLLMServer
-from runkit import STARTERS, llm_agent, rows, settings
+from runkit import NOMINAL, STARTERS, llm_agent, rows, settings
 
 WORKING = {"text": "Done."}
 
@@ -95,6 +96,8 @@ def test_an_infrastructure_failure_counts_every_attempt_and_a_resume_replays_it(
         assert row["agent_failed_calls"] == 2            # the kept attempt's two failed calls
         assert row["earlier_attempts_failed_calls"] == 2  # and the thrown-away attempt's two
         assert summary.failed_calls == 4 and summary.infra_failures == 1 and summary.stopped is None
+        report = (run_dir / "report.md").read_text()       # the report's usage table counts them too
+        assert "| agent | 0 | 2 |" in report and "| earlier_attempts | 0 | 2 |" in report, report
 
         switch.reply = WORKING
         summary = execute_run(s, progress=False)
@@ -138,6 +141,35 @@ def test_an_agent_context_overflow_is_an_agent_failure(tmp_path):
     assert row["failure_class"] == "agent" and row["end_reason"] == "context_overflow"
     assert row["infra_failure"] is False and row["agent_pass"] is False and row["attempts"] == 1
     assert summary.agent_sr == 0.0 and summary.not_evaluated == 0 and summary.failures["agent"] == 1
+
+
+def test_a_file_broken_after_validation_is_a_scenario_failure_never_retried_or_replayed(tmp_path, monkeypatch):
+    """The file passes the run's validation, then is edited while the run plays (a case validation cannot catch):
+    the row names the file and the field, the episode is played once despite max_infra_retries, and a resumed
+    run does not play it again."""
+    target = tmp_path / "scenarios" / STARTERS[0].name
+    target.parent.mkdir()
+    target.write_text(STARTERS[0].read_text())
+    real, plays = worker.play_scenario, []
+
+    async def edited_meanwhile(path, cfg, **kw):
+        plays.append(path.stem)
+        path.write_text(json.dumps({**json.loads(path.read_text()), "reference_time": 12345}))
+        return await real(path, cfg, **kw)
+
+    monkeypatch.setattr(worker, "play_scenario", edited_meanwhile)
+    run_dir = tmp_path / "run"
+    s = settings(run_dir, scenarios=[target], episode=EpisodeConfig(image_root=str(NOMINAL)), max_infra_retries=2)
+    summary = execute_run(s, progress=False)
+    (row,) = rows(run_dir)
+    assert row["failure_class"] == "scenario" and row["attempts"] == 1 and plays == [target.stem]
+    assert row["error"].startswith(f"ScenarioError: {target}") and "reference_time" in row["error"]
+    assert summary.failures["scenario"] == 1 and summary.not_evaluated == 1 and summary.agent_sr is None
+    assert summary.stopped is None and summary.retried_episodes == 0
+    assert "scenario" in (run_dir / "report.md").read_text().split("## Episodes not evaluated")[1]
+
+    execute_run(s, progress=False)                      # resumed: a scenario failure is kept, not replayed
+    assert plays == [target.stem] and len(rows(run_dir)) == 1
 
 
 def test_a_judge_refused_for_its_credentials_is_a_configuration_failure(tmp_path):

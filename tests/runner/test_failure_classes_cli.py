@@ -123,3 +123,33 @@ def test_broken_answer_bodies_are_retried_at_the_call_on_both_routes(tmp_path):
         assert sum(r["agent_failed_calls"] for r in rows) == responder.faulted
         summary = json.loads((run_dir / "summary.json").read_text())
         assert summary["not_evaluated"] == 0 and summary["failed_calls"] == responder.faulted
+
+
+def test_an_invalid_file_and_an_agent_context_overflow_through_the_real_command(tmp_path):
+    """A selected folder holding a file `validate` rejects and a good one, the agent's model refusing its prompt as
+    too long: the bad file is reported against its field (log, invalid_scenarios.json, summary, report) and never
+    played; the good one is an agent failure scored into Agent SR; the command exits 1 (a file was not played)."""
+    good = ROOT / "scenarios" / "nominal" / "mmtsb_nominal_001.json"
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / good.name).write_text(good.read_text())
+    (folder / "images").symlink_to(good.parent / "images")
+    (folder / "bad.json").write_text(json.dumps({**json.loads(good.read_text()), "reference_time": 12345}))
+    run_dir = tmp_path / "run"
+    overflow = {"status": 400, "error": "This model's maximum context length is 8192 tokens"}
+    with FakeLLMServer(default=overflow) as server:
+        done = mmtsb_run([*model_args(server.base_url, run_dir), f"dataset.path={folder}"])
+        assert server.request_count == 1                      # the overflow is never retried
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert f"not played: {folder / 'bad.json'} is not a valid scenario: reference_time" in \
+        (run_dir / "mmtsb.log").read_text()
+    (row,) = pq.read_table(run_dir / "episodes.parquet").to_pylist()
+    assert row["scenario"] == good.stem and row["failure_class"] == "agent"
+    assert row["end_reason"] == "context_overflow" and row["agent_pass"] is False
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["invalid_scenarios"] == [str(folder / "bad.json")]
+    assert summary["agent_sr"] == 0.0 and summary["failures"]["agent"] == 1 and summary["not_evaluated"] == 0
+    (invalid,) = json.loads((run_dir / "invalid_scenarios.json").read_text())
+    assert any(e.startswith("reference_time") for e in invalid["errors"])
+    report = (run_dir / "report.md").read_text()
+    assert "## Scenario files not played" in report and f"`{folder / 'bad.json'}` | reference_time" in report

@@ -112,10 +112,13 @@ def test_a_gate_killed_mid_run_is_restarted_and_no_episode_fails(ray_local, tmp_
                      gate_timeout_s=60, episode=llm_agent(server.base_url, concurrency=1))
         summary = execute_run(s, progress=False)
         killer.join()
-        peak = server.max_in_flight
+        peak, served = server.max_in_flight, server.request_count
+        resumed = execute_run(s, progress=False)   # the same run again: nothing was lost, nothing is replayed
+        assert server.request_count == served
     assert len(pids) == 4 and len(set(pids)) == 3, pids      # killed twice, restarted twice
     recorded = rows(tmp_path / "run")
     assert summary.n_episodes == 6 and summary.infra_failures == 0
     assert all(r["attempts"] == 1 and not r["infra_failure"] for r in recorded)
+    assert resumed.n_episodes == 6 and len({r["episode_id"] for r in rows(tmp_path / "run")}) == 6
     # the cap of 1 holds, but for the call in flight at each death (the restarted gate starts empty)
     assert peak <= 2, peak

@@ -140,3 +140,12 @@ def test_gold_check_reports_every_file_without_a_traceback(folder):
     rows = {Path(r["file"]).stem: r for r in json.loads(proc.stdout)}
     assert len(rows) == len(corpus()) + 1
     assert rows["good"]["f1_gold"] == 1.0 and "error" in rows["not_utf8"]
+
+
+def test_the_text_mode_reports_every_file_too(folder):
+    proc = mmtsb("scenarios", "validate", str(folder))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert f"ok   {folder / 'good.json'}" in lines
+    assert sum(line.startswith("FAIL ") for line in lines) == len(corpus())
+    assert f"1/{len(corpus()) + 1} scenario file(s) valid" in lines
