@@ -207,6 +207,9 @@ def test_ui_twins_choose_on_a_screen():
         picks_text = [i["choose"] for i in d["metadata"]["ui_interactions"]]
         assert [q for q in queries for c in picks_text if c in q] == [], path.name
         assert d["entity_diff_specs"] == data(twin_of(path))["entity_diff_specs"]
+    # the flows README.md names for the UI set (filter and cross-reference tasks have no choice to put on a screen)
+    flows = Counter(data(p)["metadata"]["scenario_metadata"]["selected_flow_type"] for p in files("mmtsb_v1_ui"))
+    assert set(flows) == {"aggregate", "compare", "compute", "validate", "lookup_chain"}, flows
 
 
 def test_no_two_scenarios_share_template_and_content():
