@@ -58,6 +58,22 @@ def test_every_family_draws_deterministically_under_the_knobs(family):
     assert PAPER_CATEGORY[family.category] == DATASET_CATEGORY[family.dataset_type]
 
 
+#: one raised setting per difficulty knob the issue names (text size, contrast, blur, JPEG quality, rotation,
+#: perspective, clutter and distractors, resolution) and the photo knobs (noise, lighting)
+ONE_KNOB = {"text_scale": 0.7, "contrast": 0.6, "blur": 1.0, "jpeg_quality": 40, "rotation": 5.0,
+            "perspective": 0.06, "clutter": 4, "resolution": 0.7, "noise": 6.0, "lighting": 0.4}
+
+
+@pytest.mark.parametrize("family", KNOB_FAMILIES, ids=lambda f: f.name)
+def test_every_family_answers_every_knob(family):
+    """Each knob, raised alone, changes what the family draws (no renderer ignores one)."""
+    content = family.sample(random.Random(7))
+    nominal = family.render(content, 11, NOMINAL)
+    assert set(ONE_KNOB) == set(NOMINAL.to_dict())
+    ignored = [k for k, v in ONE_KNOB.items() if family.render(content, 11, NOMINAL.with_(**{k: v})) == nominal]
+    assert ignored == []
+
+
 def test_knobs_refuse_impossible_settings():
     with pytest.raises(ValueError, match="jpeg_quality"):
         Knobs(jpeg_quality=5)
