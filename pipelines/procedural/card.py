@@ -42,7 +42,9 @@ def publish(run_dir: Path, target: Path, set_name: str, variant: str, seed: int,
             shutil.rmtree(target / sub)
     for f in sorted(source.glob("*.json")):
         shutil.copyfile(f, target / f.name)
-    if (source / "images").is_dir():
+    # a text twin's run has an empty images/ folder: git keeps no empty folder, so publishing one would make a
+    # fresh clone differ from a regenerated set (`make bench-check`'s diff -r)
+    if (source / "images").is_dir() and any(p.is_file() for p in (source / "images").rglob("*")):
         shutil.copytree(source / "images", target / "images")
     return write_card(target, set_name, variant, seed, n_design)
 

@@ -58,6 +58,22 @@ def test_every_family_draws_deterministically_under_the_knobs(family):
     assert PAPER_CATEGORY[family.category] == DATASET_CATEGORY[family.dataset_type]
 
 
+#: one raised setting per difficulty knob the issue names (text size, contrast, blur, JPEG quality, rotation,
+#: perspective, clutter and distractors, resolution) and the photo knobs (noise, lighting)
+ONE_KNOB = {"text_scale": 0.7, "contrast": 0.6, "blur": 1.0, "jpeg_quality": 40, "rotation": 5.0,
+            "perspective": 0.06, "clutter": 4, "resolution": 0.7, "noise": 6.0, "lighting": 0.4}
+
+
+@pytest.mark.parametrize("family", KNOB_FAMILIES, ids=lambda f: f.name)
+def test_every_family_answers_every_knob(family):
+    """Each knob, raised alone, changes what the family draws (no renderer ignores one)."""
+    content = family.sample(random.Random(7))
+    nominal = family.render(content, 11, NOMINAL)
+    assert set(ONE_KNOB) == set(NOMINAL.to_dict())
+    ignored = [k for k, v in ONE_KNOB.items() if family.render(content, 11, NOMINAL.with_(**{k: v})) == nominal]
+    assert ignored == []
+
+
 def test_knobs_refuse_impossible_settings():
     with pytest.raises(ValueError, match="jpeg_quality"):
         Knobs(jpeg_quality=5)
@@ -150,3 +166,27 @@ def test_generate_refuses_an_unknown_sample_name_as_a_config_error(tmp_path):
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "config error: design.only: ['mmtsb_v1_9999'] not in the nominal set of mmtsb_v1" in proc.stderr
     assert not (tmp_path / "run" / "source").exists()  # nothing was drawn
+
+
+def test_publish_leaves_no_empty_images_folder_for_a_text_set(tmp_path):
+    """A text twin's run has an empty ``images/``; publishing must not create one (git keeps no empty folder,
+    so `make bench-check`'s `diff -r` on a fresh clone would report it), and a set with images keeps them."""
+    import shutil
+
+    from pipelines.procedural.card import publish
+    from testkit import REPO
+
+    run = tmp_path / "run"
+    (run / "scenarios" / "images").mkdir(parents=True)
+    for name in ("mmtsb_v1_text_0001", "mmtsb_v1_text_0002"):
+        shutil.copyfile(REPO / "scenarios" / "mmtsb_v1_text" / f"{name}.json", run / "scenarios" / f"{name}.json")
+    target = tmp_path / "published"
+    (target / "images").mkdir(parents=True)  # a stale folder from an earlier publish goes too
+    card = publish(run, target, "mmtsb_v1_text", "text", 0, 320)
+    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == [
+        "README.md", "figures", "figures/distribution.png", "mmtsb_v1_text_0001.json", "mmtsb_v1_text_0002.json"]
+    assert card == target / "README.md" and "2 scenarios" in card.read_text(encoding="utf-8")
+    (run / "scenarios" / "images" / "synthetic_chart").mkdir()
+    (run / "scenarios" / "images" / "synthetic_chart" / "a.jpg").write_bytes(b"\xff\xd8\xff")
+    publish(run, target, "mmtsb_v1_text", "text", 0, 320)
+    assert (target / "images" / "synthetic_chart" / "a.jpg").read_bytes() == b"\xff\xd8\xff"

@@ -10,7 +10,6 @@ from pipelines.procedural.families.base import Content, knob_family, style_rng
 from pipelines.procedural.families.drawing import ACCENTS, done, paper
 from pipelines.procedural.render.canvas import GREY, INK, Canvas, mix
 from pipelines.procedural.render.charts import chart_image
-from pipelines.procedural.render.finish import encode, finish
 from pipelines.procedural.render.screens import desktop, table
 
 __all__ = ["METRIC_FAMILIES", "fmt", "sample", "sample_group", "values"]
@@ -102,7 +101,9 @@ def _chart(c: Content, style_seed: int, knobs) -> bytes:
         kind = "bar"
     img = chart_image(kind, c["title"], c["labels"], _series(c), c["unit"], knobs, st,
                       subtitle="" if c["prev_values"] else c["period"])
-    return encode(finish(img, knobs, st, max_side=800), knobs)
+    cv = Canvas(img.width, img.height, (255, 255, 255), knobs)  # matplotlib's white figure
+    cv.img.paste(img)
+    return done(cv, knobs, st, max_side=800)  # the knobs' clutter below the chart, never over it, as every family
 
 
 def _rows(c: Content) -> tuple[list[str], list[list[str]]]:
