@@ -201,7 +201,7 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                 store = StageStore(folder / f"stages-{route}-{n_items}", 1, "associate", "image_id")
                 t0 = time.time()
                 run_stage(store, [(im.image_id, im.model_dump()) for im in images], associate_task, backend,
-                          concurrency=n_items, warmup=compact_catalog)
+                          concurrency=n_items, actors=args.stage_actors, warmup=compact_catalog)
                 end = time.time()  # the stage's table is durable when run_stage returns
                 table = pq.read_table(store.path).to_pylist()
                 first = min(r["item_started_at"] for r in table)
@@ -249,6 +249,7 @@ def main() -> None:
     ap.add_argument("--llm-items", type=lambda s: [int(v) for v in s.split(",")], default=[64, 256],
                     help="item counts of the LLM-stage figure (each run with all its items in flight)")
     ap.add_argument("--latency", type=float, default=2.0, help="the fake server's latency (s)")
+    ap.add_argument("--stage-actors", type=int, default=1, help="stage actors of the LLM-stage figure")
     ap.add_argument("--routes", default="direct,fast", help="routes of the LLM-stage figure (direct, fast)")
     ap.add_argument("--figures", default=",".join(FIGURES), help=f"comma-separated, of {', '.join(FIGURES)}")
     ap.add_argument("--json", action="store_true", help="print one JSON line last")
