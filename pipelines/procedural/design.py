@@ -268,8 +268,7 @@ def variant_slots(base: str, n: int, seed: int, variant: str, n_ui: int = 64) ->
     """The slots of ``variant`` of the design ``base``: renamed twins (``<base>_hard_0007`` twins
     ``<base>_0007``); text twins carry the ``text`` modifier; UI twins the ``ui`` modifier, for ``n_ui`` slots
     with a choice, dealt round-robin over the flows so the UI set covers every flow that has such slots (in
-    mmtsb_v1 five of the seven: no cross-reference recipe sends its result to a person or a project, and the
-    three filter slots with a to-do build no choice)."""
+    mmtsb_v1 six of the seven: no cross-reference recipe sends its result to a person or a project)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown design variant {variant!r}; known: {sorted(VARIANTS)}")
     slots = design(base, n, seed)

@@ -190,3 +190,44 @@ def test_publish_leaves_no_empty_images_folder_for_a_text_set(tmp_path):
     (run / "scenarios" / "images" / "synthetic_chart" / "a.jpg").write_bytes(b"\xff\xd8\xff")
     publish(run, target, "mmtsb_v1_text", "text", 0, 320)
     assert (target / "images" / "synthetic_chart" / "a.jpg").read_bytes() == b"\xff\xd8\xff"
+
+
+def test_the_parking_sign_shows_an_exact_paid_stay():
+    """Parking signage (the issue's "parking and transit signage"): a pay-and-display station photographed in a
+    car park, its tariff board and the ticket it printed; the content is an expense whose amounts follow from the
+    tariff and the stay, and the facts name what the sign shows."""
+    from pipelines.procedural.families import FAMILIES
+
+    family = FAMILIES["parking_sign"]
+    assert (family.kind, family.category, PAPER_CATEGORY[family.category]) == ("expense", "photo",
+                                                                              "Natural (less text)")
+    rng = random.Random(5)
+    for _ in range(200):
+        c = family.sample(rng)
+        assert 1 <= c["hours"] <= c["max_stay"] and c["subtotal"] == round(c["rate"] * c["hours"], 2)
+        assert c["tax"] == round(c["subtotal"] * c["tax_rate"] / 100, 2) and c["total"] == round(c["subtotal"] + c["tax"], 2)
+        assert int(c["expires"][:2]) - int(c["time"][:2]) == c["hours"] and c["expires"][3:] == c["time"][3:]
+        assert "2026-04-01" <= c["date"] <= "2026-04-16"
+    facts = "\n".join(family.facts(c))
+    for shown in (f"level: {c['level']}", f"bay: {c['bay']}", f"maximum stay: {c['max_stay']} hours",
+                  f"charging hours: {c['open']}", f"total: ${c['total']:.2f}"):
+        assert shown in facts
+    assert {c["vendor"], c["bay"], f"{c['rate']:.2f}", f"{c['total']:.2f}"} <= set(family.values(c))
+
+
+def test_parking_costs_are_split_on_venmo_in_the_shipped_design():
+    """The shipped design draws parking photos, among them compute tasks whose parking costs are split and
+    requested on Venmo; such a slot builds with no image value in the user's words."""
+    from pipelines.assemble import assemble
+    from pipelines.procedural.critic import critique, image_values, leaks, user_texts
+
+    slots = [s for s in design("mmtsb_v1", 320, 0) if s.family == "parking_sign"]
+    assert len(slots) >= 10 and {s.category for s in slots} == {"Natural (less text)"}
+    venmo = [s for s in slots if s.flow == "compute" and s.variant.split("+")[0] == "venmo"]
+    assert venmo
+    slot = venmo[0]
+    ctx, outline = slot_context(slot), slot_outline(slot)
+    draft, entity_set = TEMPLATES["compute"].build(outline, ctx)
+    _, data = assemble(outline, draft, entity_set, ctx.images)
+    assert "venmo_create_payment_request" in data["metadata"]["expected_tools"]
+    assert leaks("\n".join(user_texts(data)), image_values(ctx)) == [] and critique(data, ctx, outline).passed

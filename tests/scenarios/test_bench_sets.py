@@ -207,9 +207,9 @@ def test_ui_twins_choose_on_a_screen():
         picks_text = [i["choose"] for i in d["metadata"]["ui_interactions"]]
         assert [q for q in queries for c in picks_text if c in q] == [], path.name
         assert d["entity_diff_specs"] == data(twin_of(path))["entity_diff_specs"]
-    # the flows README.md names for the UI set (filter and cross-reference tasks have no choice to put on a screen)
+    # the flows README.md names for the UI set (cross-reference tasks have no choice to put on a screen)
     flows = Counter(data(p)["metadata"]["scenario_metadata"]["selected_flow_type"] for p in files("mmtsb_v1_ui"))
-    assert set(flows) == {"aggregate", "compare", "compute", "validate", "lookup_chain"}, flows
+    assert set(flows) == {"aggregate", "compare", "filter", "compute", "validate", "lookup_chain"}, flows
 
 
 def test_no_two_scenarios_share_template_and_content():
@@ -222,6 +222,18 @@ def test_no_two_scenarios_share_template_and_content():
         assert [k for k, c in keys.items() if c > 1] == [], name
     digests = Counter(data(p)["metadata"]["generation"]["content_digest"] for p in files("mmtsb_v1"))
     assert max(digests.values()) == 1  # stronger: no content repeats at all in the nominal set
+
+
+def test_every_image_family_draws_in_the_nominal_set():
+    """Each knob-aware family shows up in mmtsb_v1, parking signage (the issue's "parking and transit signage")
+    among them, with a parking-cost computation."""
+    from pipelines.procedural.families import KNOB_FAMILIES
+
+    drawn = Counter(f for p in files("mmtsb_v1") for f in data(p)["metadata"]["generation"]["families"])
+    assert [f.name for f in KNOB_FAMILIES if not drawn[f.name]] == []
+    parking = [data(p)["metadata"]["scenario_metadata"]["selected_flow_type"] for p in files("mmtsb_v1")
+               if "parking_sign" in data(p)["metadata"]["generation"]["families"]]
+    assert len(parking) >= 10 and "compute" in parking
 
 
 def test_no_image_value_reaches_the_users_words():
@@ -280,7 +292,7 @@ def mmtsb(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=timeout)
 
 
-SAMPLES = {"mmtsb_v1": ["mmtsb_v1_0002", "mmtsb_v1_0207"], "mmtsb_v1_ui": None}
+SAMPLES = {"mmtsb_v1": ["mmtsb_v1_0002", "mmtsb_v1_0050", "mmtsb_v1_0207"], "mmtsb_v1_ui": None}  # 0050: parking
 
 
 @pytest.mark.e2e

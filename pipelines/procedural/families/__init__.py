@@ -3,7 +3,8 @@
 ``FAMILIES`` holds every family (lookups by name: the backend, the critic, the benchmark design);
 ``DEFAULT_SOURCE`` names the four the plain procedural source draws by default (``source.families=null``), so
 the offline default of ``mmtsb generate`` keeps its small, fast mix. The knob-aware families (by content kind:
-expense, event, person, product, music, departure, metric, task) are what the benchmark sets are drawn from."""
+expense, event, person, product, music, departure, metric, task; the parking sign draws an expense) are what the
+benchmark sets are drawn from."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pipelines.procedural.families.events import EVENTS
 from pipelines.procedural.families.expense import EXPENSE_FAMILIES
 from pipelines.procedural.families.metric import METRIC_FAMILIES
 from pipelines.procedural.families.music import MUSIC_FAMILIES
+from pipelines.procedural.families.parking import PARKING_FAMILIES
 from pipelines.procedural.families.patterns import PATTERNS
 from pipelines.procedural.families.person import PERSON_FAMILIES
 from pipelines.procedural.families.product import PRODUCT_FAMILIES
@@ -24,7 +26,8 @@ from pipelines.procedural.families.task import TASK_FAMILIES
 __all__ = ["DEFAULT_SOURCE", "FAMILIES", "KNOB_FAMILIES", "ImageFamily", "families_of_kind"]
 
 #: the families with difficulty knobs, by content kind
-KNOB_FAMILIES: tuple[ImageFamily, ...] = (*EXPENSE_FAMILIES, *EVENT_FAMILIES, *PERSON_FAMILIES, *PRODUCT_FAMILIES,
+KNOB_FAMILIES: tuple[ImageFamily, ...] = (*EXPENSE_FAMILIES, *PARKING_FAMILIES, *EVENT_FAMILIES, *PERSON_FAMILIES,
+                                          *PRODUCT_FAMILIES,
                                           *MUSIC_FAMILIES, *DEPARTURE_FAMILIES, *METRIC_FAMILIES, *TASK_FAMILIES)
 #: every family, by name
 FAMILIES: dict[str, ImageFamily] = {f.name: f for f in (RECEIPTS, EVENTS, CARDS, PATTERNS, *KNOB_FAMILIES)}
