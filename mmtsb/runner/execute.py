@@ -43,6 +43,7 @@ from mmtsb.runner.progress import ProgressView, RunningStats
 from mmtsb.runner.results import RunLayout
 from mmtsb.runner.settings import RunSettings, episode_id, episode_seed
 from mmtsb.runner.worker import EpisodeTask, WarmUp, failure_trajectory, outcome_of
+from mmtsb.report.data import INVALID_SCENARIOS
 from mmtsb.text import error_headline
 from mmtsb.scenarios.loader import expand_paths
 from mmtsb.view.rowcache import prime_rows_cache
@@ -260,7 +261,7 @@ def invalid_scenarios(tasks: list[EpisodeTask], settings: RunSettings) -> dict[s
 
 
 def _write_invalid(layout: RunLayout, invalid: dict[str, list[str]]) -> None:
-    target = layout.run_dir / "invalid_scenarios.json"
+    target = layout.run_dir / INVALID_SCENARIOS
     if not invalid:
         target.unlink(missing_ok=True)
         return

@@ -103,8 +103,10 @@ def rejudged(run_dir: Path, episode_id: str) -> list[dict[str, Any]]:
     return out
 
 
-def judge_requests_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
-    """What each model judge reads of the episode, word for word (see :mod:`mmtsb.view.judge_view`)."""
+def judge_requests_payload(entry: RunEntry, episode_id: str,
+                           images: tuple[str, str | None] | None = None) -> dict[str, Any]:
+    """What each model judge reads of the episode, word for word (see :mod:`mmtsb.view.judge_view`; ``images``
+    as :func:`~mmtsb.view.judge_view.judge_requests` takes it)."""
     from mmtsb.view.judge_view import judge_requests
 
     row = entry.row(episode_id)
@@ -113,7 +115,7 @@ def judge_requests_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:
     record = entry.data().record(row)
     if record is None:
         return {"error": f"the trajectory of {episode_id} is missing or unreadable (see the viewer's log)"}
-    return judge_requests(entry.run_dir, record)
+    return judge_requests(entry.run_dir, record, images)
 
 
 def episode_payload(entry: RunEntry, episode_id: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from mmtsb.jsonio import dumps
 from mmtsb.report.data import RunDataError
 from mmtsb.runner.results import IMAGES_DIR
 from mmtsb.view.episode import episode_payload, judge_requests_payload
+from mmtsb.view.judge_view import images_setting
 from mmtsb.view.runs import RunCatalog, RunEntry
 from mmtsb.view.server import STATIC_DIR
 
@@ -71,9 +72,10 @@ def _export_run(out: Path, entry: RunEntry, progress: Callable[[str], None]) -> 
     index = entry.index()
     write_data(out, f"runs/{entry.run_id}/index", index)
     ids = [row[0] for row in index["rows"]]
+    images_where = images_setting(entry.run_dir)   # the run's config, read once for all its episodes
     for n, eid in enumerate(ids, start=1):
         write_data(out, f"runs/{entry.run_id}/episodes/{eid}", episode_payload(entry, eid))
-        write_data(out, f"runs/{entry.run_id}/judge_requests/{eid}", judge_requests_payload(entry, eid))
+        write_data(out, f"runs/{entry.run_id}/judge_requests/{eid}", judge_requests_payload(entry, eid, images_where))
         if n % 500 == 0:
             progress(f"{entry.run_id}: {n}/{len(ids)} episodes written")
     images = _copy_folder(entry.run_dir / IMAGES_DIR, out / "runs" / entry.run_id / IMAGES_DIR)

@@ -9,7 +9,6 @@ image (the page shows the images themselves in the conversation).
 
 from __future__ import annotations
 
-import functools
 import logging
 from pathlib import Path
 from typing import Any
@@ -44,28 +43,21 @@ def _not_encoded(image: Any) -> dict[str, Any]:
     return {"type": "image_url"}
 
 
-@functools.lru_cache(maxsize=64)
-def _images_setting(run_dir: Path, stamp: int) -> tuple[str, str | None]:
+def images_setting(run_dir: Path) -> tuple[str, str | None]:
+    """Where the run's scenario images are (``images``, ``image_root``), from its config.yaml."""
     from mmtsb.judging.rejudge import RejudgeOptions, run_images_setting
 
     return run_images_setting(run_dir, RejudgeOptions(images="placeholder"))
 
 
-def images_setting(run_dir: Path) -> tuple[str, str | None]:
-    """Where the run's scenario images are (its config.yaml, read once per version of the file)."""
-    try:
-        stamp = (run_dir / "config.yaml").stat().st_mtime_ns
-    except OSError:
-        stamp = 0
-    return _images_setting(run_dir, stamp)
-
-
-def judge_requests(run_dir: Path, record: Trajectory) -> dict[str, Any]:
+def judge_requests(run_dir: Path, record: Trajectory,
+                   images: tuple[str, str | None] | None = None) -> dict[str, Any]:
     """Per judged party of the episode (those with a verdict), the model judge's system prompt and user message
-    text; ``error`` instead when the evidence cannot be rebuilt (its scenario file is gone, say)."""
+    text; ``error`` instead when the evidence cannot be rebuilt (its scenario file is gone, say). ``images``:
+    the run's :func:`images_setting`, read from its config when not given (an export reads it once per run)."""
     from mmtsb.judging.evidence import EvidenceError, evidence_from_trajectory
 
-    images, image_root = images_setting(run_dir)
+    images, image_root = images if images is not None else images_setting(run_dir)
     try:
         evidence = evidence_from_trajectory(record, run_dir, image_root=image_root, images=images)  # type: ignore[arg-type]
     except (EvidenceError, OSError, ValueError) as e:
