@@ -48,7 +48,8 @@ def _resolved(cfg: DictConfig) -> dict[str, Any]:
 
 
 #: settings that may change between a run and its resumption (they do not change what is generated)
-RESUMABLE_KEYS = frozenset({"progress", "logging", "serve", "ray", "concurrency", "response_cache_dir"})
+RESUMABLE_KEYS = frozenset({"progress", "logging", "serve", "ray", "concurrency", "stage_actors",
+                             "response_cache_dir"})
 
 
 def check_same_run(run_dir: Path, resolved: dict[str, Any]) -> None:

@@ -57,6 +57,17 @@ def test_undecodable_bytes_raise_a_clear_error():
         ImageEncoder().data_url(b"not an image", "image/png")
 
 
+def test_a_damaged_image_that_would_pass_through_is_still_refused():
+    png = _image_bytes((64, 64), "PNG")
+    cut = png[: len(png) // 2]  # header intact, data and trailer gone
+    with pytest.raises(ValueError, match="cannot decode image"):
+        ImageEncoder().data_url(cut, "image/png")
+    flipped = bytearray(png)
+    flipped[len(png) // 2] ^= 0xFF  # one byte of the pixel data changed: its chunk checksum fails
+    with pytest.raises(ValueError, match="cannot decode image"):
+        ImageEncoder().data_url(bytes(flipped), "image/png")
+
+
 def test_lru_is_bounded_by_bytes():
     first, second = _image_bytes((64, 64), "PNG", "red"), _image_bytes((64, 64), "PNG", "blue")
     encoder = ImageEncoder(max_cache_bytes=len(ImageEncoder().data_url(first)) + 10)

@@ -36,3 +36,37 @@ def test_stage_actor_rows_and_its_process_gc_settings(tmp_path, ray_local):
     assert all(r["frozen"] > 10_000 for r in done)
     assert all(r["young_threshold"] == WORKER_GC_THRESHOLD for r in done)
     assert gc.get_threshold()[0] != WORKER_GC_THRESHOLD or gc.get_freeze_count() == 0
+
+
+def test_stage_actors_share_the_items_and_none_starts_before_the_whole_pool_is_up(tmp_path, ray_local):
+    # the second actor to start warms up 3 s longer: were the first one handed its batch as soon as it was ready,
+    # its items would start before the second one's warm-up ended
+    marks = str(tmp_path / "marks")
+    os.makedirs(marks)
+
+    def slow_second_warmup() -> None:
+        import time
+
+        try:
+            os.close(os.open(os.path.join(marks, "first"), os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            time.sleep(3)
+        with open(os.path.join(marks, f"ready-{os.getpid()}"), "w") as f:
+            f.write(repr(time.time()))
+
+    async def note_start(backend: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        import time
+
+        return {"key": payload["key"], "pid": os.getpid(), "started": time.time()}
+
+    items = [(f"k{i}", {"key": f"k{i}"}) for i in range(8)]
+    rows = run_stage(StageStore(tmp_path, 1, "pool", "key"), items, note_start, backend=None, concurrency=8, actors=2,
+                     warmup=slow_second_warmup)
+    assert [r["key"] for r in rows] == [k for k, _ in items]
+    pids = {r["pid"] for r in rows}
+    assert len(pids) == 2 and all(sum(r["pid"] == p for r in rows) == 4 for p in pids)  # 4 in flight in each
+    ready = [float((tmp_path / "marks" / f"ready-{p}").read_text()) for p in pids]
+    assert min(r["started"] for r in rows) >= max(ready)
+    import ray
+
+    assert ray.data.DataContext.get_current().wait_for_min_actors_s == -1  # Ray's own setting is put back
