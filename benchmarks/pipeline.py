@@ -28,7 +28,8 @@ The figures run one after another in one process (the clustering one after torch
 To add a figure (e.g. an ``llm_stage``), write ``def figure(args) -> dict`` and add it to ``FIGURES``.
 
 Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000] [--figures clip,clustering,llm_stage]
-       [--llm-items 64,256] [--latency 2] [--routes direct,fast] [--json]
+       [--llm-items 64,256] [--latency 2] [--routes direct,fast] [--stage-actors 1] [--json]
+(``--stage-actors N``: the stage's items in flight shared by N actors, all started before the first batch)
 Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
 "clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
 "llm_stage_efficiency" (direct route), "llm_stage": [{"route", "items", "ideal_s", "measured_s", "startup_s",

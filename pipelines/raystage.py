@@ -80,14 +80,16 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
         # one batch holds all the items an actor has in flight: its items run concurrently on the actor's event
         # loop (Ray Data may run a further batch per actor at once; the in-flight bound does not rely on it)
         batch_size = max(1, math.ceil(concurrency / max(1, actors)))
+        blocks = max(1, math.ceil(len(todo) / batch_size))
+        pool = min(max(1, actors), blocks)  # no actor is started (and waited for) that would get no batch
         # the pool setting is made before the dataset: a dataset keeps a copy of the context it was made in
         with _whole_pool_first():
             ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
-                                     override_num_blocks=max(1, math.ceil(len(todo) / batch_size)))
+                                     override_num_blocks=blocks)
             ds = ds.map_batches(StageActor,
                                 fn_constructor_kwargs={"backend": backend, "task": task, "warmup": warmup},
                                 batch_size=batch_size, batch_format="numpy",
-                                compute=ray.data.ActorPoolStrategy(size=max(1, actors)), num_cpus=0)
+                                compute=ray.data.ActorPoolStrategy(size=pool), num_cpus=0)
             batches = ds.iter_batches(batch_size=None, batch_format="numpy")
         payload_of = dict(todo)
         for batch in batches:
