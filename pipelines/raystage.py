@@ -109,7 +109,7 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
 
 @contextlib.contextmanager
 def _whole_pool_first(timeout_s: int = ACTOR_START_TIMEOUT_S) -> Iterator[None]:
-    """While the stage runs, Ray Data starts every actor of the pool before it hands out the first batch.
+    """For a dataset made inside: Ray Data starts every actor of its pool before it hands out the first batch.
 
     Why: by default the first actor ready takes the first batch while the others are still importing, so with
     several actors their shares start seconds apart and the stage lasts as long as the latest one (measured:

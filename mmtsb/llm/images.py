@@ -102,8 +102,8 @@ class ImageEncoder:
 
     def _encode(self, data: bytes, hint: str | None) -> tuple[str, bytes]:
         """The MIME type and bytes to send. An image that passes through is checked without decoding its
-        pixels (header, then ``verify``: PNG chunk checksums), which for a photo is most of the cost
-        (a 1024 px JPEG decodes in ~10 ms); only an image to be resized is decoded."""
+        pixels (header, then ``verify``: PNG chunk checksums): decoding is the larger cost, and grows with the
+        image; only an image to be resized is decoded."""
         try:
             img = Image.open(io.BytesIO(data))
             fmt = img.format or ""
