@@ -170,6 +170,10 @@ class GenerateConfig:
     progress: bool = True
     serve: Any = field(default_factory=lambda: {"kind": "none", "api_base": None})
 
+    def stage_run(self) -> dict[str, int]:
+        """The keywords of :func:`pipelines.raystage.run_stage` every model-backed stage runs with."""
+        return {"concurrency": self.concurrency, "actors": self.stage_actors}
+
     def stage_model(self, stage: str) -> ModelConf | None:
         """The model a stage uses: its own settings when they name a model, else the top-level ``model``."""
         own: ModelConf = getattr(self.models, stage)

@@ -100,8 +100,7 @@ def run_quality(cfg: GenerateConfig, run_dir: Path, backend: Any, rows5: list[di
                                  "scenario": r["scenario"],
                                  "context": group_ctx[outline_of[r["scenario_id"]].cluster_id]}) for r in valid]
     with progress.stage("6 critic", len(items)) as tick:
-        critic = run_stage(store, items, s6_quality.critique_task, backend, concurrency=cfg.concurrency,
-                           actors=cfg.stage_actors,
+        critic = run_stage(store, items, s6_quality.critique_task, backend, **cfg.stage_run(),
                            on_rows=tick, error_row=lambda k, p, m: {"scenario_id": k, "critic_passed": False,
                                                                     "passed": False, "reason": f"stage error: {m}"})
     shares = {axis: cfg.balance.shares(axis) for axis in ("flow", "arrival", "challenge")}

@@ -280,8 +280,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             store = StageStore(stages, 1, s1_associate.NAME, "image_id")
             with progress.stage("1 associate", len(images)) as tick:
                 rows1 = run_stage(store, [(im.image_id, im.model_dump()) for im in images],
-                                  s1_associate.associate_task, backend, concurrency=cfg.concurrency,
-                                  actors=cfg.stage_actors, on_rows=tick,
+                                  s1_associate.associate_task, backend, **cfg.stage_run(), on_rows=tick,
                                   error_row=_error_row("image_id"), warmup=compact_catalog)
             funnel.append(_stage_entry("1_associate", "image", len(images), rows1))
             timings["1_associate"] = time.perf_counter() - t0
@@ -306,8 +305,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
                        "verdicts": [verdicts[i].model_dump() for i in g.image_ids]}
                 items2.append((g.cluster_id, ctx))
             with progress.stage("2 viability", len(items2) or len(store.rows())) as tick:
-                rows2 = run_stage(store, items2, s2_cluster.viability_task, backend, concurrency=cfg.concurrency,
-                                  actors=cfg.stage_actors,
+                rows2 = run_stage(store, items2, s2_cluster.viability_task, backend, **cfg.stage_run(),
                                   on_rows=tick, error_row=_error_row("cluster_id"))
             grouped = sum(len(r["image_ids"] or []) for r in rows2)
             funnel.append(_stage_entry("2_cluster", "group", len(rows2), rows2, images_in=len(passed1),
@@ -341,8 +339,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
             items4 = [(scenario_id_of(o), {"outline": o.model_dump(), "context": group_ctx[o.cluster_id]})
                       for o in outlines.values()]
             with progress.stage("4 scenario", len(items4)) as tick:
-                rows4 = run_stage(store, items4, s4_scenario.expand_task, backend, concurrency=cfg.concurrency,
-                                  actors=cfg.stage_actors,
+                rows4 = run_stage(store, items4, s4_scenario.expand_task, backend, **cfg.stage_run(),
                                   on_rows=tick, error_row=_error_row("scenario_id"))
             funnel.append(_stage_entry("4_scenario", "scenario", len(items4), rows4))
             timings["4_scenario"] = time.perf_counter() - t0
@@ -356,8 +353,7 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
                                           "entity_repairs": cfg.entity_repairs})
                       for r in rows4 if r["passed"]]
             with progress.stage("5 entities", len(items5)) as tick:
-                rows5 = run_stage(store, items5, s5_entities.entities_task, backend, concurrency=cfg.concurrency,
-                                  actors=cfg.stage_actors,
+                rows5 = run_stage(store, items5, s5_entities.entities_task, backend, **cfg.stage_run(),
                                   on_rows=tick, error_row=_error_row("scenario_id"), warmup=full_registry)
             funnel.append(_stage_entry("5_entities", "scenario", len(items5), rows5,
                                        schema_failures=sum(int(r.get("schema_failures") or 0) for r in rows5)))

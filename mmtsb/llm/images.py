@@ -101,19 +101,15 @@ class ImageEncoder:
         return {"type": "image_url", "image_url": url}
 
     def _encode(self, data: bytes, hint: str | None) -> tuple[str, bytes]:
-        """The MIME type and bytes to send. An image that passes through is checked without decoding its
-        pixels (header, then ``verify``: PNG chunk checksums): decoding is the larger cost, and grows with the
-        image; only an image to be resized is decoded."""
         try:
             img = Image.open(io.BytesIO(data))
-            fmt = img.format or ""
-            if fmt in _PASS_THROUGH and max(img.size) <= self.max_side:
-                img.verify()
-                return _MIME[fmt], data
             img.load()
         except Exception as exc:  # PIL raises several types for bad input
             raise ValueError(f"cannot decode image ({len(data)} bytes, declared {hint or 'no MIME type'}): "
                              f"{exc}") from exc
+        fmt = img.format or ""
+        if fmt in _PASS_THROUGH and max(img.size) <= self.max_side:
+            return _MIME[fmt], data
         return self._resize(img, fmt)
 
     def _resize(self, img: Image.Image, fmt: str) -> tuple[str, bytes]:

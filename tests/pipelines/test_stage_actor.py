@@ -59,6 +59,9 @@ def test_stage_actors_share_the_items_and_none_starts_before_the_whole_pool_is_u
 
         return {"key": payload["key"], "pid": os.getpid(), "started": time.time()}
 
+    import ray
+
+    context_before = ray.data.DataContext.get_current().wait_for_min_actors_s
     items = [(f"k{i}", {"key": f"k{i}"}) for i in range(8)]
     rows = run_stage(StageStore(tmp_path, 1, "pool", "key"), items, note_start, backend=None, concurrency=8, actors=2,
                      warmup=slow_second_warmup)
@@ -67,6 +70,5 @@ def test_stage_actors_share_the_items_and_none_starts_before_the_whole_pool_is_u
     assert len(pids) == 2 and all(sum(r["pid"] == p for r in rows) == 4 for p in pids)  # 4 in flight in each
     ready = [float((tmp_path / "marks" / f"ready-{p}").read_text()) for p in pids]
     assert min(r["started"] for r in rows) >= max(ready)
-    import ray
-
-    assert ray.data.DataContext.get_current().wait_for_min_actors_s == -1  # Ray's own setting is put back
+    # the setting was made on the stage's dataset only: the process's own Ray Data context is as it was
+    assert ray.data.DataContext.get_current().wait_for_min_actors_s == context_before
