@@ -92,7 +92,9 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
         # dataset's own copy of Ray Data's context, so nothing else in the process is changed
         ds.context.wait_for_min_actors_s = ACTOR_START_TIMEOUT_S
         payload_of = dict(todo)
-        for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
+        # no prefetching: a batch is written the moment it arrives, and the prefetch thread's hand-over added
+        # ~10 ms between an actor's return and the driver seeing the batch
+        for batch in ds.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0):
             rows = []
             for key, raw in zip(batch["key"], batch["row"]):
                 row = json.loads(raw)
