@@ -15,25 +15,31 @@ Figures (each a function in ``FIGURES``; their dicts are merged into the JSON li
 
 3. ``llm_stage``: concurrency efficiency of a model-backed stage (stage 1, image-tool association, through the
    real ``run_stage`` on Ray Data with the ``llm`` backend) against the fake OpenAI server in its own process
-   answering every call after ``--latency`` seconds (2 s), for each of ``--llm-items`` image counts, all in flight
-   (``concurrency`` = the item count), per route to the server (``direct`` and litellm, ``fast``). Same
-   definition as the runner's end-to-end figure: ideal = the longest item's model calls x latency; measured =
-   from the first item's work starting in the stage actor to the last row durable in the stage's Parquet table.
-   The stage's start-up before that (Ray Data planning, the actor's start and its imports) is printed apart with
-   the efficiency it would give if counted. Left out: starting Ray and the fake server.
+   answering every call after ``--latency`` seconds (2 s), for each of ``--llm-items`` image counts (64x64 PNGs),
+   all in flight (``concurrency`` = the item count), per route to the server (``direct`` and litellm, ``fast``),
+   and once more on ``--photo-items`` photo-sized JPEGs (``--photo-size``, direct route), where reading, decoding
+   and shrinking each picture is part of the item's work. Same definition as the runner's end-to-end figure:
+   ideal = the longest item's model calls x latency; measured = from the first item's work starting in the stage
+   actor to the last row durable in the stage's Parquet table (its merged file written). Each configuration runs
+   ``--repeat`` times; the median is the figure, min and max are printed beside it. The stage's start-up before
+   the first item (Ray Data planning, the actor's start and its imports) is printed apart with the efficiency it
+   would give if counted. Left out: starting Ray (with the system actors Ray Data starts for the first dataset of
+   a process: an untimed 8-item stage runs first), the fake server, drawing the images.
 
 The figures run one after another in one process (the clustering one after torch has run, with its threads);
 ``--figures clustering`` measures one alone. On a shared machine the times follow its load (``machine.load_avg_1m``).
 
-To add a figure (e.g. an ``llm_stage``), write ``def figure(args) -> dict`` and add it to ``FIGURES``.
+To add a figure, write ``def figure(args) -> dict`` and add it to ``FIGURES``.
 
 Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000] [--figures clip,clustering,llm_stage]
-       [--llm-items 64,256] [--latency 2] [--routes direct,fast] [--stage-actors 1] [--json]
+       [--llm-items 64,256] [--latency 2] [--routes direct,fast] [--stage-actors 1] [--repeat 3]
+       [--photo-items 64] [--photo-size 2048x1536] [--json]
 (``--stage-actors N``: the stage's items in flight shared by N actors, all started before the first batch)
 Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
 "clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
-"llm_stage_efficiency" (direct route), "llm_stage": [{"route", "items", "ideal_s", "measured_s", "startup_s",
-"efficiency", "efficiency_with_startup"}], "machine"}. Target: llm_stage efficiency >= 0.9.
+"llm_stage_efficiency" (direct route, PNGs, the largest item count), "llm_stage": [{"route", "images", "items",
+"ideal_s", "measured_s", "startup_s", "efficiency", "efficiency_min", "efficiency_max", "efficiency_runs",
+"efficiency_with_startup", "passed"}], "machine"}. Target: llm_stage efficiency >= 0.9.
 """
 
 from __future__ import annotations
@@ -285,6 +291,20 @@ FIGURES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
 }
 
 
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _photo_size(text: str) -> str:
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() and int(p) >= 16 for p in parts):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT (each at least 16), got {text!r}")
+    return text.lower()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--images", type=int, default=96, help="images for the CLIP throughput figure")
@@ -295,10 +315,10 @@ def main() -> None:
                     help="item counts of the LLM-stage figure (each run with all its items in flight)")
     ap.add_argument("--latency", type=float, default=2.0, help="the fake server's latency (s)")
     ap.add_argument("--stage-actors", type=int, default=1, help="stage actors of the LLM-stage figure")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each LLM-stage configuration (median reported)")
+    ap.add_argument("--repeat", type=_at_least_one, default=3, help="runs of each LLM-stage configuration (median reported)")
     ap.add_argument("--photo-items", type=int, default=64,
                     help="items of the LLM-stage run on photo-sized JPEGs (direct route; 0: skip it)")
-    ap.add_argument("--photo-size", default="2048x1536", help="WIDTHxHEIGHT of those JPEGs")
+    ap.add_argument("--photo-size", type=_photo_size, default="2048x1536", help="WIDTHxHEIGHT of those JPEGs")
     ap.add_argument("--routes", default="direct,fast", help="routes of the LLM-stage figure (direct, fast)")
     ap.add_argument("--figures", default=",".join(FIGURES), help=f"comma-separated, of {', '.join(FIGURES)}")
     ap.add_argument("--json", action="store_true", help="print one JSON line last")

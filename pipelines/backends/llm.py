@@ -9,6 +9,7 @@ rejection="<kind>: <problem>")``: this backend never raises for what a model or 
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import dataclasses
 import hashlib
@@ -164,10 +165,11 @@ class LLMBackend:
                                                  cache=self._cache, images=self._images, transport=self._transport)
             return self._clients[stage]
 
-    def _image_part(self, image: SourceImage) -> dict[str, Any]:
+    async def _image_part(self, image: SourceImage) -> dict[str, Any]:
+        """The image's content part; a large file is read and encoded off the event loop (see ImageEncoder)."""
         self._shared()
         assert self._images is not None
-        return self._images.content_part(Path(image.path).read_bytes())
+        return await self._images.content_part_async(Path(image.path))
 
     # ------------------------------------------------------------------ the call and repair loop
     async def _ask(self, stage: str, messages: Messages, output: type[M], checked: type[BaseModel] | None = None,
@@ -210,13 +212,16 @@ class LLMBackend:
         return turns
 
     # ------------------------------------------------------------------ message building
-    def _user(self, template: str, values: dict[str, Any], images: list[tuple[str, SourceImage]]) -> dict[str, Any]:
-        """A user message: the rendered text with each ``(label, image)`` inserted at ``{{images}}``."""
+    async def _user(self, template: str, values: dict[str, Any],
+                    images: list[tuple[str, SourceImage]]) -> dict[str, Any]:
+        """A user message: the rendered text with each ``(label, image)`` inserted at ``{{images}}`` (the images
+        encoded concurrently)."""
         before, after = prompts.split_images(prompts.render(template, values))
         parts: list[dict[str, Any]] = [{"type": "text", "text": before}] if before else []
-        for label, image in images:
+        encoded = await asyncio.gather(*(self._image_part(image) for _, image in images))
+        for (label, _), part in zip(images, encoded, strict=True):
             parts.append({"type": "text", "text": label})
-            parts.append(self._image_part(image))
+            parts.append(part)
         if after:
             parts.append({"type": "text", "text": after})
         return {"role": "user", "content": parts}
@@ -253,7 +258,7 @@ class LLMBackend:
         values = {"catalog": catalog, "schema": prompts.compact_schema(ImageVerdict),
                   "dataset_type": image.dataset_type, "image_id": image.image_id}
         system = prompts.render(prompts.section("associate", "system"), values)
-        user = self._user(prompts.section("associate", "user"), values, [("The image:", image)])
+        user = await self._user(prompts.section("associate", "user"), values, [("The image:", image)])
         return await self._ask("associate", self._messages(system, user), ImageVerdict)
 
     async def viability(self, ctx: GroupContext) -> Generated[Viability]:
@@ -261,7 +266,7 @@ class LLMBackend:
         values = {"flows": ", ".join(FLOWS), "arrivals": ", ".join(ARRIVALS), "domain": ctx.group.domain,
                   "schema": prompts.compact_schema(Viability)}
         system = prompts.render(prompts.section("viability", "system"), values)
-        user = self._user(prompts.section("viability", "user"), values, self._described(ctx))
+        user = await self._user(prompts.section("viability", "user"), values, self._described(ctx))
         return await self._ask("viability", self._messages(system, user), Viability, CheckedViability)
 
     @staticmethod
@@ -280,7 +285,7 @@ class LLMBackend:
     async def expand(self, outline: Outline, ctx: GroupContext) -> Generated[ScenarioDraft]:
         """Stage 4: the outline (flow-, challenge- and arrival-specific prompt) -> ScenarioDraft."""
         system, values = self._expand_prompt(outline)
-        user = self._user(prompts.section("expand", "user"), values, self._described(ctx, outline.image_ids))
+        user = await self._user(prompts.section("expand", "user"), values, self._described(ctx, outline.image_ids))
         context = {"n_rounds": outline.n_rounds, "n_images": len(outline.image_ids), "arrival": outline.arrival}
         return await self._ask("expand", self._messages(system, user), ScenarioDraft, CheckedDraft, context)
 
@@ -303,7 +308,7 @@ class LLMBackend:
         template = prompts.section("entities", "user")
         if errors:
             template += "\n\n" + prompts.section("entities", "errors")
-        user = self._user(template, values, self._described(ctx, outline.image_ids))
+        user = await self._user(template, values, self._described(ctx, outline.image_ids))
         return await self._ask("entities", self._messages(system, user), EntitySet, CheckedEntitySet,
                                {"n_rounds": len(draft.rounds)})
 
@@ -314,5 +319,5 @@ class LLMBackend:
         system = prompts.render(prompts.section("critique", "system"), values)
         by_id = {img.image_id: img for img in ctx.images}
         images = [(f"Image {n}:", by_id[i]) for n, i in enumerate(outline.image_ids, start=1) if i in by_id]
-        user = self._user(prompts.section("critique", "user"), values, images)
+        user = await self._user(prompts.section("critique", "user"), values, images)
         return await self._ask("critique", self._messages(system, user), Critique, CheckedCritique)

@@ -126,3 +126,82 @@ def test_a_data_url_is_a_plain_string_to_consumers_with_a_short_repr():
     assert copy.deepcopy(part)["image_url"]["url"] is url and copy.copy(url) is url
     again = pickle.loads(pickle.dumps(url))
     assert again == url and type(again) is DataURL
+
+
+def _photo_jpeg(size: tuple[int, int], seed: int = 0) -> bytes:
+    """A JPEG with photo-like content (gradients under grain), so scaled decodes can be compared."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0 : size[1], 0 : size[0]]
+    base = np.stack([127 + 100 * np.sin(x / (40 + 9 * k) + y / (60 + 5 * k)) for k in range(3)], -1)
+    pixels = np.clip(base + rng.normal(0, 6, base.shape), 0, 255).astype(np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, format="JPEG", quality=90)
+    return out.getvalue()
+
+
+def test_a_large_jpeg_is_shrunk_to_max_side_and_matches_a_full_resolution_resize():
+    jpeg = _photo_jpeg((2400, 1800))
+    mime, data = _decode(ImageEncoder(max_side=512).content_part(jpeg))
+    with Image.open(io.BytesIO(jpeg)) as full:
+        reference = full.convert("RGB").resize((512, 384), Image.Resampling.LANCZOS)
+    with Image.open(io.BytesIO(data)) as img:
+        assert mime == "image/jpeg" and img.size == (512, 384)
+        import numpy as np
+
+        diff = np.abs(np.asarray(img.convert("RGB"), dtype=float) - np.asarray(reference, dtype=float)).mean()
+    assert diff < 3.0  # the same picture (JPEG re-encoding alone moves pixels by about 1)
+
+
+def test_a_jpeg_whose_reduced_scale_is_exactly_max_side_is_still_re_encoded():
+    jpeg = _photo_jpeg((2048, 1024))  # decoded at 1/2: 1024 wide, the limit itself
+    mime, data = _decode(ImageEncoder(max_side=1024).content_part(jpeg))
+    assert data != jpeg  # not passed through at its original 2048 px
+    with Image.open(io.BytesIO(data)) as img:
+        assert img.size == (1024, 512)
+
+
+def test_a_cut_large_jpeg_is_refused_even_at_a_reduced_scale():
+    jpeg = _photo_jpeg((2400, 1800))
+    with pytest.raises(ValueError, match=r"cannot decode image \(\d+ bytes"):
+        ImageEncoder(max_side=512).data_url(jpeg[: len(jpeg) // 2])
+
+
+def test_async_parts_equal_the_sync_ones_and_a_large_image_leaves_the_loop_free(tmp_path):
+    import asyncio
+
+    from mmtsb.llm.images import INLINE_MAX_BYTES
+
+    small = _image_bytes((64, 64), "PNG")
+    big = _photo_jpeg((3000, 2250), seed=1)
+    assert len(small) <= INLINE_MAX_BYTES < len(big)
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(big)
+
+    async def encode_while_ticking(encoder: ImageEncoder, source) -> tuple[dict, int]:
+        ticks = 0
+        done = asyncio.Event()
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not done.is_set():
+                ticks += 1
+                await asyncio.sleep(0)
+
+        task = asyncio.ensure_future(ticker())
+        await asyncio.sleep(0)
+        ticks = 0
+        part = await encoder.content_part_async(source)
+        done.set()
+        await task
+        return part, ticks
+
+    expected = ImageEncoder().content_part(big)
+    from_path, ticks_path = asyncio.run(encode_while_ticking(ImageEncoder(), path))
+    from_bytes, ticks_bytes = asyncio.run(encode_while_ticking(ImageEncoder(), big))
+    assert from_path == from_bytes == expected
+    # the loop ran other tasks while the photo was decoded and shrunk in a worker thread
+    assert ticks_path > 10 and ticks_bytes > 10
+    inline, ticks_inline = asyncio.run(encode_while_ticking(ImageEncoder(), small))
+    assert inline == ImageEncoder().content_part(small) and ticks_inline <= 1  # encoded right there

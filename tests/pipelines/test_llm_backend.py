@@ -252,6 +252,27 @@ def test_image_is_sent_as_an_image_part(server: FakeLLMServer, ctx: GroupContext
     assert len(parts) == 1 and parts[0]["image_url"]["url"].startswith("data:image/png;base64,")
 
 
+def test_a_photo_and_a_small_image_of_one_question_are_both_sent_encoded(server: FakeLLMServer, ctx: GroupContext,
+                                                                          tmp_path: Path) -> None:
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    rng = np.random.default_rng(3)
+    photo = tmp_path / "photo.jpg"  # above the inline limit: read and shrunk in a worker thread
+    Image.fromarray(rng.integers(0, 256, (1500, 2000, 3), dtype=np.uint8)).save(photo, quality=90)
+    ctx.images[0] = ctx.images[0].model_copy(update={"path": str(photo)})
+    server.reset(script=[json.dumps(CRITIQUE)])
+    ask(backend(server), "critique", ctx)
+    parts = server.requests[0]["messages"][1]["content"]
+    urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
+    assert [u.split(";", 1)[0] for u in urls] == ["data:image/jpeg", "data:image/png"]  # outline order kept
+    with Image.open(io.BytesIO(base64.b64decode(urls[0].split(",", 1)[1]))) as sent:
+        assert sent.size == (1024, 768)
+
+
 def test_group_stages_send_every_image_in_outline_order(server: FakeLLMServer, ctx: GroupContext) -> None:
     server.reset(script=[json.dumps(CRITIQUE)])
     order = list(reversed(ctx.group.image_ids))
