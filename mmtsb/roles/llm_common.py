@@ -9,6 +9,7 @@ keys. :func:`close_shared` releases them at the end of a run.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +102,10 @@ def thinking_blocks(response: LLMResponse) -> dict[str, Any]:
     return {"thinking_blocks": blocks} if isinstance(blocks, list) and blocks else {}
 
 
+def _unreadable(image_id: int, error: Exception) -> str:
+    return f"[image {image_id} could not be loaded: {error}]"
+
+
 class ModelRole(Role):
     """A role backed by one chat model, with an append-only OpenAI-format history.
 
@@ -119,6 +124,7 @@ class ModelRole(Role):
         self.name = f"{self.kind}:{settings.model}"
         self.history: list[OpenAIMessage] = []
         self.conversions = 0
+        self._unencoded: list[tuple[dict[str, Any], int, Any]] = []   # image parts complete() fills in
         self.reasoning: list[str] = []
         self.ctx: EpisodeView | None = None
 
@@ -134,16 +140,42 @@ class ModelRole(Role):
         return message
 
     def image_parts(self, image_ids: list[int]) -> list[dict[str, Any]]:
-        """Per image: a text part ``image_id: N`` then its ``image_url`` part (a note if it cannot be read)."""
+        """Per image: a text part ``image_id: N`` then its ``image_url`` part (a note if it cannot be read).
+
+        The image part is filled in by :meth:`complete`, just before the history is sent: observing is
+        synchronous, and decoding and shrinking a large picture (a screenshot, a scan, a photo) there would
+        hold up every other episode of the process; ``complete`` encodes it off the event loop instead."""
         assert self.ctx is not None, "start() was not called"
         parts: list[dict[str, Any]] = []
         for image_id in image_ids:
             parts.append({"type": "text", "text": f"image_id: {image_id}"})
             try:
-                parts.append(self.client.image_part(self.ctx.world.images.get(image_id)))
-            except (ValueError, KeyError, IndexError) as e:
-                parts.append({"type": "text", "text": f"[image {image_id} could not be loaded: {e}]"})
+                image = self.ctx.world.images.get(image_id)
+            except (KeyError, IndexError) as e:
+                parts.append({"type": "text", "text": _unreadable(image_id, e)})
+                continue
+            part: dict[str, Any] = {"type": "image_url", "image_url": None}   # filled in by complete()
+            self._unencoded.append((part, image_id, image))
+            parts.append(part)
         return parts
+
+    async def _encode_images(self) -> None:
+        """Fill in the image parts observed since the last call (concurrently; a large image in a worker
+        thread); an image that cannot be decoded becomes a note in its place."""
+        pending, self._unencoded = self._unencoded, []
+
+        async def fill(part: dict[str, Any], image_id: int, image: Any) -> None:
+            try:
+                encoded = await self.client.image_part_async(image)
+            except ValueError as e:
+                encoded = {"type": "text", "text": _unreadable(image_id, e)}
+            part.clear()
+            part.update(encoded)
+
+        if len(pending) == 1:
+            await fill(*pending[0])
+        elif pending:
+            await asyncio.gather(*(fill(*p) for p in pending))
 
     def multimodal(self, text: str, image_ids: list[int]) -> str | list[dict[str, Any]]:
         """Plain text, or the text part followed by each image (labelled with its id)."""
@@ -154,6 +186,8 @@ class ModelRole(Role):
     # ---- model calls -------------------------------------------------------------------------------------
     async def complete(self, tools: list[dict[str, Any]] | None = None) -> LLMResponse:
         """One model call over the current history; usage is accumulated; provider errors propagate."""
+        if self._unencoded:
+            await self._encode_images()
         response = await self.client.complete(self.history, tools=tools or None, role=self.role_key)
         add_usage(self.usage, response)
         if response.reasoning:
@@ -162,3 +196,4 @@ class ModelRole(Role):
 
     async def close(self) -> None:
         self.ctx = None
+        self._unencoded = []

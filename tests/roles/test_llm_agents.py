@@ -5,6 +5,7 @@ tool images), usage, nudges, incremental history, and one episode through the re
 from __future__ import annotations
 
 import asyncio
+import base64
 import copy
 import io
 import json
@@ -243,7 +244,45 @@ def test_code_results_merge_and_carry_images(server):
     assert content[1]["text"] == ("<execution_results>\n[Error]: Traceback (most recent call last):\nKeyError: 'x'"
                                   "\n</execution_results>")
     assert {"type": "text", "text": f"image_id: {jpeg_id}"} in content
-    assert image_urls(content)[0].startswith("data:image/jpeg;base64,")
+    server.reset(script=["ok"])
+    run(agent.act())  # the image part is filled in as the history is sent
+    sent = server.requests[-1]["messages"][-1]["content"]
+    assert image_urls(sent)[0].startswith("data:image/jpeg;base64,")
+    assert image_urls(agent.history[n]["content"]) == image_urls(sent)  # kept in the history, encoded once
+
+
+def test_observed_images_are_encoded_when_sent_a_photo_shrunk_and_a_broken_one_noted(server):
+    """Observing only records the images; the call encodes them (a large one off the event loop) and an
+    image that cannot be decoded becomes a note in its place, the rest of the message intact."""
+    import numpy as np
+
+    from mmtsb.llm.images import INLINE_MAX_BYTES
+
+    ctx = make_ctx("tool_use")
+    photo = io.BytesIO()
+    Image.fromarray(np.random.default_rng(0).integers(0, 256, (1200, 1600, 3), dtype=np.uint8)).save(
+        photo, format="JPEG", quality=90)
+    assert len(photo.getvalue()) > INLINE_MAX_BYTES
+    photo_id = ctx.world.images.add_bytes(photo.getvalue(), source="camera")
+    png = io.BytesIO()
+    Image.new("RGB", (40, 30), "red").save(png, format="PNG")
+    broken_id = ctx.world.images.add_bytes(png.getvalue()[:40], source="cut", mime_type="image/png")
+    shared: dict[str, Any] = {}
+    agent = ToolUseAgent(settings(server), shared)
+    feed = started(agent, ctx)
+    feed(USER, AGENT, "what do these show?", image_ids=[photo_id, broken_id])
+    assert shared[IMAGES_KEY].encode_count == 0  # nothing decoded while observing
+    server.reset(script=["a street"])
+    run(agent.act())
+    sent = server.requests[-1]["messages"][-1]["content"]
+    urls = image_urls(sent)
+    assert len(urls) == 1 and urls[0].startswith("data:image/jpeg;base64,")
+    with Image.open(io.BytesIO(base64.b64decode(urls[0].split(",", 1)[1]))) as shown:
+        assert shown.size == (1024, 768)
+    texts = [p["text"] for p in sent if p["type"] == "text"]
+    assert texts[0] == "what do these show?" and f"image_id: {photo_id}" in texts
+    assert texts[-2] == f"image_id: {broken_id}"
+    assert texts[-1].startswith(f"[image {broken_id} could not be loaded: cannot decode image")
 
 
 def test_empty_reply_is_nudged_not_raised(server):
