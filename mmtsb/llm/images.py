@@ -9,7 +9,7 @@ conversation re-sent every turn never re-encodes its images. The LRU belongs to 
 A photo costs real time to decode and shrink (a 12-megapixel JPEG ~0.26 s at full scale), so a JPEG larger than
 ``max_side`` is decoded at a reduced DCT scale (1/2, 1/4 or 1/8, never below the target size; the whole stream is
 still read, so a cut file is still refused) before the resize, and :meth:`ImageEncoder.content_part_async`
-encodes an image above :data:`INLINE_MAX_BYTES` in a worker thread (Pillow releases the GIL while it decodes,
+encodes any but a small image (:func:`encodes_inline`) in a worker thread (Pillow releases the GIL while it decodes,
 resizes and encodes), so an event loop with many requests in flight keeps sending while images are prepared.
 """
 
@@ -21,6 +21,7 @@ import hashlib
 import io
 import math
 import os
+import struct
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -31,9 +32,53 @@ from PIL import Image, ImageOps
 _MIME = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp", "GIF": "image/gif"}
 _PASS_THROUGH = set(_MIME)  # formats the major providers accept as-is
 
-#: images up to this many bytes are encoded on the calling thread by ``content_part_async``: for them a thread
-#: hop costs about as much as the work (a 64 KB PNG decodes in well under a millisecond)
+#: ``content_part_async`` encodes an image on the calling thread only up to this many bytes and pixels: for
+#: such an image a thread hop costs about as much as the work. Pixels count as well as bytes because a
+#: screenshot compresses far better than it decodes (a blank 4K PNG is 29 KB and takes 0.2 s to shrink).
 INLINE_MAX_BYTES = 128 * 1024
+INLINE_MAX_PIXELS = 1 << 20
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_JPEG_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}   # start-of-frame markers (DHT, JPG, DAC are not)
+
+
+def header_pixels(data: bytes) -> int | None:
+    """Width x height from a PNG, GIF or JPEG header, without decoding (None for another format or a header
+    that cannot be read this way)."""
+    if data[:8] == _PNG_SIGNATURE and data[12:16] == b"IHDR" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return width * height
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
+        return width * height
+    if data[:2] == b"\xff\xd8":
+        pos = 2
+        while pos + 9 <= len(data) and data[pos] == 0xFF:
+            marker = data[pos + 1]
+            if marker == 0xFF:                          # fill byte
+                pos += 1
+            elif marker in _JPEG_SOF:
+                height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
+                return width * height
+            elif marker == 0x01 or 0xD0 <= marker <= 0xD8:   # markers without a length
+                pos += 2
+            else:
+                pos += 2 + struct.unpack(">H", data[pos + 2:pos + 4])[0]
+    return None
+
+
+def encodes_inline(data: bytes) -> bool:
+    """Whether ``data`` is small enough, in bytes and pixels, to encode without a worker thread."""
+    if len(data) > INLINE_MAX_BYTES:
+        return False
+    pixels = header_pixels(data)
+    if pixels is None:   # another format: Pillow reads the header (no pixel is decoded)
+        try:
+            with Image.open(io.BytesIO(data)) as probe:
+                pixels = probe.size[0] * probe.size[1]
+        except Exception:  # undecodable: refused at once, no thread needed
+            return True
+    return pixels <= INLINE_MAX_PIXELS
 
 
 class DataURL(str):
@@ -116,15 +161,14 @@ class ImageEncoder:
 
     async def content_part_async(self, image: ImageLike | bytes | os.PathLike[str], mime_type: str | None = None,
                                  detail: str | None = None) -> dict[str, Any]:
-        """:meth:`content_part` for an event loop: an image (bytes, an ImageLike or a file path) above
-        :data:`INLINE_MAX_BYTES` is read and encoded in a worker thread, a smaller one right here."""
+        """:meth:`content_part` for an event loop: an image (bytes, an ImageLike or a file path) is read and
+        encoded in a worker thread unless it is small in bytes and in pixels (see :func:`encodes_inline`)."""
         if isinstance(image, os.PathLike):
             path = Path(image)
-            if path.stat().st_size <= INLINE_MAX_BYTES:
-                return self.content_part(path.read_bytes(), mime_type, detail)
-            return await asyncio.to_thread(lambda: self.content_part(path.read_bytes(), mime_type, detail))
-        size = len(image) if isinstance(image, (bytes, bytearray)) else len(image.data)
-        if size <= INLINE_MAX_BYTES:
+            if path.stat().st_size > INLINE_MAX_BYTES:
+                return await asyncio.to_thread(lambda: self.content_part(path.read_bytes(), mime_type, detail))
+            image = path.read_bytes()
+        if encodes_inline(image if isinstance(image, (bytes, bytearray)) else image.data):
             return self.content_part(image, mime_type, detail)
         return await asyncio.to_thread(self.content_part, image, mime_type, detail)
 

@@ -205,3 +205,33 @@ def test_async_parts_equal_the_sync_ones_and_a_large_image_leaves_the_loop_free(
     assert ticks_path > 10 and ticks_bytes > 10
     inline, ticks_inline = asyncio.run(encode_while_ticking(ImageEncoder(), small))
     assert inline == ImageEncoder().content_part(small) and ticks_inline <= 1  # encoded right there
+    screenshot = _image_bytes((3840, 2160), "PNG", "white")   # few bytes, many pixels: slow to shrink
+    assert len(screenshot) <= INLINE_MAX_BYTES
+    shrunk, ticks_screenshot = asyncio.run(encode_while_ticking(ImageEncoder(), screenshot))
+    assert shrunk == ImageEncoder().content_part(screenshot) and ticks_screenshot > 10
+
+
+@pytest.mark.parametrize(("fmt", "size", "options"), [
+    ("PNG", (3840, 2160), {}), ("GIF", (300, 200), {}), ("JPEG", (640, 480), {}),
+    ("JPEG", (4000, 3000), {"progressive": True}), ("JPEG", (800, 600), {"exif": b"Exif\x00\x00" + b"\x00" * 40}),
+])
+def test_header_pixels_are_read_without_decoding(fmt, size, options):
+    from mmtsb.llm.images import encodes_inline, header_pixels
+
+    out = io.BytesIO()
+    Image.new("RGB", size, "white").save(out, format=fmt, **options)
+    data = out.getvalue()
+    assert header_pixels(data) == size[0] * size[1]
+    assert encodes_inline(data) == (size[0] * size[1] <= 1 << 20)
+
+
+def test_other_formats_and_garbage_fall_back_to_pillow_for_the_size():
+    from mmtsb.llm.images import encodes_inline, header_pixels
+
+    out = io.BytesIO()
+    Image.new("RGB", (2000, 1000), "white").save(out, format="WEBP")
+    webp = out.getvalue()
+    assert header_pixels(webp) is None and len(webp) <= 128 * 1024
+    assert not encodes_inline(webp)   # 2 MP: to a worker thread, whatever its bytes
+    assert header_pixels(b"\xff\xd8\xff") is None and header_pixels(b"junk") is None
+    assert encodes_inline(b"junk")   # refused at once, no thread needed
