@@ -172,10 +172,7 @@ class ModelRole(Role):
             part.clear()
             part.update(encoded)
 
-        if len(pending) == 1:
-            await fill(*pending[0])
-        elif pending:
-            await asyncio.gather(*(fill(*p) for p in pending))
+        await asyncio.gather(*(fill(*p) for p in pending))
 
     def multimodal(self, text: str, image_ids: list[int]) -> str | list[dict[str, Any]]:
         """Plain text, or the text part followed by each image (labelled with its id)."""
