@@ -107,4 +107,3 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
             if on_rows is not None:
                 on_rows(len(rows))
     return store.finish(order=[k for k, _ in items])
-

@@ -218,10 +218,7 @@ class LLMBackend:
         encoded concurrently)."""
         before, after = prompts.split_images(prompts.render(template, values))
         parts: list[dict[str, Any]] = [{"type": "text", "text": before}] if before else []
-        if len(images) == 1:   # no task to schedule for the one image of a stage-1 question
-            encoded = [await self._image_part(images[0][1])]
-        else:
-            encoded = await asyncio.gather(*(self._image_part(image) for _, image in images))
+        encoded = await asyncio.gather(*(self._image_part(image) for _, image in images))
         for (label, _), part in zip(images, encoded, strict=True):
             parts.append({"type": "text", "text": label})
             parts.append(part)
