@@ -26,20 +26,30 @@ Figures (each a function in ``FIGURES``; their dicts are merged into the JSON li
    would give if counted. Left out: starting Ray (with the system actors Ray Data starts for the first dataset of
    a process: an untimed 8-item stage runs first), the fake server, drawing the images.
 
+4. ``llm_stage_mixed``: the same stage (direct route) over ``--mixed-items`` images (320) at
+   ``--mixed-concurrency`` in flight (64), the fake server answering after unequal latencies
+   (``--mixed-latencies`` 0.5,1,4: items whose number ends in 0-4, 5-8, 9), as real models do. Ideal: the
+   makespan of a scheduler that starts the next item (in item order) the moment one of the 64 slots frees;
+   measured as in ``llm_stage``; each run ``--repeat`` times, the median reported. This is the figure that tells
+   whether a slow answer holds up other items (a stage that ran its items in batches one after another, each
+   waiting for its slowest item, measured 0.39 here).
+
 The figures run one after another in one process (the clustering one after torch has run, with its threads);
 ``--figures clustering`` measures one alone. On a shared machine the times follow its load (``machine.load_avg_1m``).
 
 To add a figure, write ``def figure(args) -> dict`` and add it to ``FIGURES``.
 
-Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000] [--figures clip,clustering,llm_stage]
-       [--llm-items 64,256] [--latency 2] [--routes direct,fast] [--stage-actors 1] [--repeat 3]
-       [--photo-items 64] [--photo-size 2048x1536] [--json]
+Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000]
+       [--figures clip,clustering,llm_stage,llm_stage_mixed] [--llm-items 64,256] [--latency 2]
+       [--routes direct,fast] [--stage-actors 1] [--repeat 3] [--photo-items 64] [--photo-size 2048x1536]
+       [--mixed-items 320] [--mixed-concurrency 64] [--mixed-latencies 0.5,1,4] [--json]
 (``--stage-actors N``: the stage's items in flight shared by N actors, all started before the first batch)
 Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
 "clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
 "llm_stage_efficiency" (direct route, PNGs, the largest item count), "llm_stage": [{"route", "images", "items",
 "ideal_s", "measured_s", "startup_s", "efficiency", "efficiency_min", "efficiency_max", "efficiency_runs",
-"efficiency_with_startup", "passed"}], "machine"}. Target: llm_stage efficiency >= 0.9.
+"efficiency_with_startup", "passed"}], "llm_stage_mixed": {"items", "concurrency", "latencies_s", "ideal_s",
+"measured_s", "efficiency", "efficiency_runs", "passed"}, "machine"}. Target: llm_stage efficiency >= 0.9.
 """
 
 from __future__ import annotations
@@ -182,11 +192,36 @@ VERDICT_REPLY = json.dumps({"actionable": True, "needs_visual_extraction": True,
                             "facts": ["a fact"], "reason": "benchmark"})
 
 
-def _fake_server(latency: float, folder: Path) -> tuple[Any, str]:
+#: the mixed-latency run: an item's latency by the last digit of its number (0-4, 5-8, 9): one in ten is slow
+MIXED_DIGITS = (range(0, 5), range(5, 9), range(9, 10))
+
+
+def mixed_latency(index: int, latencies: tuple[float, float, float]) -> float:
+    """The fake server's latency for image number ``index`` of the mixed-latency run."""
+    return next(lat for digits, lat in zip(MIXED_DIGITS, latencies, strict=True) if index % 10 in digits)
+
+
+def greedy_makespan(latencies: list[float], slots: int) -> float:
+    """How long ``latencies`` take, taken in order, when a free slot always starts the next one at once (the
+    best a stage keeping ``slots`` items in flight can do in that order)."""
+    import heapq
+
+    free_at = [0.0] * slots
+    for lat in latencies:
+        heapq.heappush(free_at, heapq.heappop(free_at) + lat)
+    return max(free_at)
+
+
+def _fake_server(latency: float, folder: Path, mixed: tuple[float, float, float] | None = None) -> tuple[Any, str]:
+    """The fake server in a process of its own: every answer after ``latency`` s, or, with ``mixed``, after the
+    latency of the image number the question names (see :func:`mixed_latency`)."""
     import subprocess
 
     script = folder / "replies.json"
-    script.write_text(json.dumps({"default": VERDICT_REPLY, "latency_s": latency}))
+    rules = [] if mixed is None else [
+        {"match": rf"img-\d{{4}}[{digits.start}-{digits.stop - 1}]\b", "reply": {"text": VERDICT_REPLY, "latency_s": lat}}
+        for digits, lat in zip(MIXED_DIGITS, mixed, strict=True)]
+    script.write_text(json.dumps({"default": VERDICT_REPLY, "latency_s": latency, "rules": rules}))
     proc = subprocess.Popen([sys.executable, "-m", "mmtsb.testing.fake_llm", "--port", "0", "--script", str(script)],
                             stdout=subprocess.PIPE, text=True, start_new_session=True)
     line = proc.stdout.readline() if proc.stdout else ""
@@ -197,8 +232,9 @@ def _fake_server(latency: float, folder: Path) -> tuple[Any, str]:
 
 
 def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_items: int, args: argparse.Namespace,
-                label: str) -> dict[str, Any]:
-    """One stage-1 run over ``n_items`` images, all in flight: its timings from the stage's own table."""
+                label: str, concurrency: int | None = None) -> dict[str, Any]:
+    """One stage-1 run over ``n_items`` images, ``concurrency`` in flight (default all): its timings from the
+    stage's own table (the ideal assumes every item waits one latency per call, all at once)."""
     import pyarrow.parquet as pq
 
     from mmtsb.protocol.model_settings import ModelSettings
@@ -216,7 +252,7 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
     store = StageStore(folder / f"stages-{label}", 1, "associate", "image_id")
     t0 = time.time()
     run_stage(store, [(im.image_id, im.model_dump()) for im in images], associate_task, backend,
-              concurrency=n_items, actors=args.stage_actors, warmup=compact_catalog)
+              concurrency=concurrency or n_items, actors=args.stage_actors, warmup=compact_catalog)
     end = time.time()  # the stage's table is durable when run_stage returns
     table = pq.read_table(store.path).to_pylist()
     first = min(r["item_started_at"] for r in table)
@@ -276,6 +312,44 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
     return {"llm_stage_efficiency": direct, "llm_stage": rows_out}
 
 
+def llm_stage_mixed_figure(args: argparse.Namespace) -> dict[str, Any]:
+    """Stage 1 over ``--mixed-items`` images at ``--mixed-concurrency`` in flight, answered after unequal
+    latencies (``--mixed-latencies``: most items fast, one in ten slow), direct route: measured against the
+    makespan of a scheduler that starts the next item the moment a slot frees (items in their order)."""
+    import ray
+
+    if not args.mixed_items:
+        return {}
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    lats = args.mixed_latencies
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        paths = draw_images(folder, args.mixed_items, size=64)
+        server, base_url = _fake_server(args.latency, folder, mixed=lats)
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        try:
+            _stage_once(folder, paths, base_url, "direct", 8, args, "warmup")   # untimed, as in llm_stage
+            runs = [_stage_once(folder, paths, base_url, "direct", args.mixed_items, args, f"mixed-{k}",
+                                concurrency=args.mixed_concurrency) for k in range(args.repeat)]
+        finally:
+            ray.shutdown()
+            server.terminate()
+            server.wait(timeout=10)
+    ideal = greedy_makespan([mixed_latency(i, lats) for i in range(args.mixed_items)], args.mixed_concurrency)
+    measured = sorted(r["measured_s"] for r in runs)
+    effs = [round(ideal / m, 3) for m in measured]
+    row = {"items": args.mixed_items, "concurrency": args.mixed_concurrency, "latencies_s": list(lats),
+           "ideal_s": round(ideal, 2), "measured_s": round(measured[len(measured) // 2], 2),
+           "efficiency": effs[len(effs) // 2], "efficiency_runs": effs,
+           "passed": min(r["passed"] for r in runs)}
+    print(f"llm stage, mixed latencies {'/'.join(f'{v:g}' for v in lats)} s (one item in ten at {lats[2]:g} s): "
+          f"{row['items']} items, {row['concurrency']} in flight, {args.repeat} runs: efficiency {row['efficiency']} "
+          f"median ({', '.join(map(str, effs))}); measured {row['measured_s']} s, ideal {row['ideal_s']} s (a slot "
+          f"never idle while items wait); {row['passed']} verdicts accepted")
+    return {"llm_stage_mixed": row}
+
+
 def machine() -> dict[str, Any]:
     import faiss
     import torch
@@ -288,6 +362,7 @@ FIGURES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "clip": clip_figure,
     "clustering": clustering_figure,
     "llm_stage": llm_stage_figure,
+    "llm_stage_mixed": llm_stage_mixed_figure,
 }
 
 
@@ -305,6 +380,16 @@ def _photo_size(text: str) -> str:
     return text.lower()
 
 
+def _three_latencies(text: str) -> tuple[float, float, float]:
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 3 or min(values) < 0:
+        raise argparse.ArgumentTypeError(f"expected FAST,MID,SLOW seconds (three numbers >= 0), got {text!r}")
+    return values  # type: ignore[return-value]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--images", type=int, default=96, help="images for the CLIP throughput figure")
@@ -320,6 +405,10 @@ def main() -> None:
                     help="items of the LLM-stage run on photo-sized JPEGs (direct route; 0: skip it)")
     ap.add_argument("--photo-size", type=_photo_size, default="2048x1536", help="WIDTHxHEIGHT of those JPEGs")
     ap.add_argument("--routes", default="direct,fast", help="routes of the LLM-stage figure (direct, fast)")
+    ap.add_argument("--mixed-items", type=int, default=320, help="items of the mixed-latency run (0: skip it)")
+    ap.add_argument("--mixed-concurrency", type=_at_least_one, default=64, help="items in flight in that run")
+    ap.add_argument("--mixed-latencies", type=_three_latencies, default=(0.5, 1.0, 4.0),
+                    help="FAST,MID,SLOW seconds of that run: items ending in 0-4, 5-8 and 9")
     ap.add_argument("--figures", default=",".join(FIGURES), help=f"comma-separated, of {', '.join(FIGURES)}")
     ap.add_argument("--json", action="store_true", help="print one JSON line last")
     args = ap.parse_args()

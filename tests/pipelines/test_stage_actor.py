@@ -72,3 +72,29 @@ def test_stage_actors_share_the_items_and_none_starts_before_the_whole_pool_is_u
     assert min(r["started"] for r in rows) >= max(ready)
     # the setting was made on the stage's dataset only: the process's own Ray Data context is as it was
     assert ray.data.DataContext.get_current().wait_for_min_actors_s == context_before
+
+
+def test_a_slow_item_holds_its_slot_only_and_the_in_flight_bound_holds(tmp_path, ray_local):
+    # 2 in flight; the first item takes 2 s, the others 0.05 s: the others flow through the second slot while the
+    # slow one runs (batches of all the items in flight, run one after another, made them wait for it), and no
+    # more than 2 items ever run at once
+    async def sleep_for(backend: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        import asyncio
+        import time
+
+        start = time.time()
+        await asyncio.sleep(payload["seconds"])
+        return {"key": payload["key"], "start": start, "end": time.time()}
+
+    items = [(f"k{i}", {"key": f"k{i}", "seconds": 2.0 if i == 0 else 0.05}) for i in range(12)]
+    rows = run_stage(StageStore(tmp_path, 1, "flow", "key"), items, sleep_for, backend=None, concurrency=2)
+    assert [r["key"] for r in rows] == [k for k, _ in items]
+    spans = [(r["start"], r["end"]) for r in rows]
+    slow_end = spans[0][1]
+    assert all(end < slow_end for _, end in spans[1:]), spans
+    edges = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])  # an end before a start
+    running = peak = 0
+    for _, step in edges:
+        running += step
+        peak = max(peak, running)
+    assert peak == 2
