@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -252,6 +253,45 @@ def test_image_cap_names_the_omitted_ids(server, built):
     assert attached == [0, 1, 2, *range(4, 17)]
     text = user_text(server.requests[0])
     assert "NOT attached because of the cap of 16 images per judge call: ids [3, 17, 18, 19, 20, 21]" in text
+
+
+def test_judge_encodes_a_photo_off_the_loop_and_notes_an_undecodable_image_in_its_place(server, built):
+    import numpy as np
+
+    evidence = evidence_for(built, conversation(extra_agent_images=[4, 5]))
+    noise = np.random.default_rng(0).integers(0, 256, (1500, 2000, 3), dtype=np.uint8)
+    built.world.images.add_pil(Image.fromarray(noise), fmt="JPEG", source="photo")   # id 4: 3 megapixels
+    good = built.world.images.get(0).data
+    built.world.images.add_bytes(good[: len(good) // 2], source="cut", mime_type="image/png")   # id 5: cut short
+    judge = LLMAgentJudge(settings(server), {})
+
+    async def build_while_ticking() -> tuple[list[dict[str, Any]], int]:
+        ticks = 0
+        done = asyncio.Event()
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not done.is_set():
+                ticks += 1
+                await asyncio.sleep(0)
+
+        task = asyncio.ensure_future(ticker())
+        await asyncio.sleep(0)
+        ticks = 0
+        messages = await judge.build_messages_async(evidence)
+        done.set()
+        await task
+        return messages, ticks
+
+    messages, ticks = run(build_while_ticking())
+    # the same request as the synchronous build (the viewer's), the photo shrunk in a worker thread meanwhile
+    assert messages == LLMAgentJudge(settings(server), {}).build_messages(evidence)
+    assert ticks > 10
+    texts = [p["text"] for p in messages[1]["content"] if p["type"] == "text"]
+    assert any(t.startswith("[image_id=5] could not be encoded: cannot decode image") for t in texts)
+    photo = next(i for i, p in enumerate(messages[1]["content"]) if p.get("text", "").startswith("[image_id=4]"))
+    shrunk = base64.b64decode(messages[1]["content"][photo + 1]["image_url"]["url"].split(",", 1)[1])
+    assert max(Image.open(io.BytesIO(shrunk)).size) == ImageEncoder().max_side
 
 
 def test_image_plan_reports_unknown_and_missing_store():

@@ -15,6 +15,7 @@ label. What differs from the reference (SPEC §9.9):
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import re
@@ -303,15 +304,41 @@ class LLMJudge(Judge):
     def system_prompt(self) -> str:
         return prompts.system_prompt(self.kind, self.criteria)
 
+    def plan(self, evidence: EpisodeEvidence) -> ImagePlan:
+        """The images this judge attaches for ``evidence`` (a subclass may first adapt itself to it)."""
+        return plan_images(self.image_candidates(evidence), image_store_of(evidence), self.max_images)
+
     def build_messages(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
         """[system, user]: the evidence text, then each image after its ``[image_id=N]`` label."""
-        plan = plan_images(self.image_candidates(evidence), image_store_of(evidence), self.max_images)
+        plan = self.plan(evidence)
+        return self._messages(evidence, plan, [self._encoded(image) for _, _, image in plan.attached])
+
+    async def build_messages_async(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
+        """:meth:`build_messages` on an event loop: the images are encoded concurrently, a large one in a worker
+        thread, so the other episodes of the actor go on meanwhile (UI screenshots and photos take 0.1 s and
+        more each)."""
+        plan = self.plan(evidence)
+        encoded = await asyncio.gather(*(self._encoded_async(image) for _, _, image in plan.attached))
+        return self._messages(evidence, plan, list(encoded))
+
+    def _encoded(self, image: Any) -> dict[str, Any] | ValueError:
+        try:
+            return self.client.image_part(image)
+        except ValueError as e:
+            return e
+
+    async def _encoded_async(self, image: Any) -> dict[str, Any] | ValueError:
+        try:
+            return await self.client.image_part_async(image)
+        except ValueError as e:
+            return e
+
+    def _messages(self, evidence: EpisodeEvidence, plan: ImagePlan,
+                  encoded: list[dict[str, Any] | ValueError]) -> list[dict[str, Any]]:
         parts: list[dict[str, Any]] = [{"type": "text", "text": self.evidence_text(evidence, plan)}]
-        for image_id, why, image in plan.attached:
-            try:
-                part = self.client.image_part(image)
-            except ValueError as e:  # undecodable bytes: say so instead of failing the whole judgement
-                parts.append({"type": "text", "text": f"[image_id={image_id}] could not be encoded: {e}"})
+        for (image_id, why, _), part in zip(plan.attached, encoded, strict=True):
+            if isinstance(part, ValueError):  # undecodable bytes: say so instead of failing the whole judgement
+                parts.append({"type": "text", "text": f"[image_id={image_id}] could not be encoded: {part}"})
                 continue
             parts.append({"type": "text", "text": f"[image_id={image_id}] {why}"})
             parts.append(part)
@@ -333,7 +360,7 @@ class LLMJudge(Judge):
     async def _judge_once(self, evidence: EpisodeEvidence) -> JudgeVerdict:
         usage = _empty_usage()
         raws: list[str | None] = []
-        messages = self.build_messages(evidence)
+        messages = await self.build_messages_async(evidence)
         role = f"{self.kind}_judge"
         try:
             first = await self.client.complete(messages, role=role)
@@ -429,11 +456,11 @@ class LLMUserJudge(LLMJudge):
     def system_prompt(self) -> str:
         return prompts.system_prompt(self.kind, self.criteria, ui=self.ui)
 
-    def build_messages(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
+    def plan(self, evidence: EpisodeEvidence) -> ImagePlan:
         if getattr(evidence, "ui", False) and not self.ui:  # a UI-mode episode judged by a plain user judge
             self.ui = True
             self.prompt_version = prompts.prompt_version(self.kind, ui=True)
-        return super().build_messages(evidence)
+        return super().plan(evidence)
 
     def image_candidates(self, evidence: EpisodeEvidence) -> list[tuple[int, str]]:
         return user_image_ids(evidence)
