@@ -55,12 +55,13 @@ Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_ima
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +232,28 @@ def _fake_server(latency: float, folder: Path, mixed: tuple[float, float, float]
     return proc, line.split()[1]
 
 
+@contextlib.contextmanager
+def _stage_bench(folder: Path, paths: list[str], args: argparse.Namespace,
+                 mixed: tuple[float, float, float] | None = None) -> Iterator[str]:
+    """The fake server and a local Ray for the LLM-stage figures, with an untimed 8-item stage already run;
+    yields the server's base URL. The first dataset of a process starts Ray Data's own system actors (its stats
+    actor and autoscaling coordinator), whose start-up would otherwise compete for the CPU with the first
+    measured stage: counted as starting Ray, which these figures leave out."""
+    import ray
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    server, base_url = _fake_server(args.latency, folder, mixed)
+    ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    try:
+        _stage_once(folder, paths, base_url, "direct", 8, args, "warmup")
+        yield base_url
+    finally:
+        ray.shutdown()
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_items: int, args: argparse.Namespace,
                 label: str, concurrency: int | None = None) -> dict[str, Any]:
     """One stage-1 run over ``n_items`` images, ``concurrency`` in flight (default all): its timings from the
@@ -265,21 +288,11 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
 def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
     """Stage-1 concurrency efficiency on Ray Data against the fake server, per route and item count, each
     configuration run ``--repeat`` times (the median is the figure; min and max show the spread)."""
-    import ray
-
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     rows_out = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         paths = draw_images(folder, max(args.llm_items), size=64)
-        server, base_url = _fake_server(args.latency, folder)
-        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        try:
-            # untimed: the first dataset of a process starts Ray Data's own system actors (its stats actor and
-            # autoscaling coordinator), whose start-up would otherwise compete for the CPU with the first
-            # measured stage; counted as starting Ray, which this figure leaves out
-            _stage_once(folder, paths, base_url, "direct", 8, args, "warmup")
+        with _stage_bench(folder, paths, args) as base_url:
             configs = [(n, r, "png64", paths) for n in args.llm_items for r in args.routes.split(",")]
             if args.photo_items:
                 width, height = (int(v) for v in args.photo_size.split("x"))
@@ -303,10 +316,6 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                       f">= 0.9); median run: measured {row['measured_s']} s (first item started -> last row durable; "
                       f"+{row['startup_s']} s stage start-up: {row['efficiency_with_startup']} counting it), ideal "
                       f"{row['ideal_s']} s; {row['passed']} verdicts accepted")
-        finally:
-            ray.shutdown()
-            server.terminate()
-            server.wait(timeout=10)
     direct = next((r["efficiency"] for r in rows_out
                    if r["route"] == "direct" and r["images"] == "png64" and r["items"] == max(args.llm_items)), None)
     return {"llm_stage_efficiency": direct, "llm_stage": rows_out}
@@ -316,26 +325,15 @@ def llm_stage_mixed_figure(args: argparse.Namespace) -> dict[str, Any]:
     """Stage 1 over ``--mixed-items`` images at ``--mixed-concurrency`` in flight, answered after unequal
     latencies (``--mixed-latencies``: most items fast, one in ten slow), direct route: measured against the
     makespan of a scheduler that starts the next item the moment a slot frees (items in their order)."""
-    import ray
-
     if not args.mixed_items:
         return {}
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     lats = args.mixed_latencies
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         paths = draw_images(folder, args.mixed_items, size=64)
-        server, base_url = _fake_server(args.latency, folder, mixed=lats)
-        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        try:
-            _stage_once(folder, paths, base_url, "direct", 8, args, "warmup")   # untimed, as in llm_stage
+        with _stage_bench(folder, paths, args, mixed=lats) as base_url:
             runs = [_stage_once(folder, paths, base_url, "direct", args.mixed_items, args, f"mixed-{k}",
                                 concurrency=args.mixed_concurrency) for k in range(args.repeat)]
-        finally:
-            ray.shutdown()
-            server.terminate()
-            server.wait(timeout=10)
     ideal = greedy_makespan([mixed_latency(i, lats) for i in range(args.mixed_items)], args.mixed_concurrency)
     measured = sorted(r["measured_s"] for r in runs)
     effs = [round(ideal / m, 3) for m in measured]
