@@ -2,11 +2,11 @@
 
 Each stage is ``map_batches`` with an actor class (:class:`StageActor`): the actor holds the backend (its model
 clients live as long as the actor) and runs items on its event loop, at most its share of ``concurrency`` at
-once (a semaphore of slots). Ray Data hands each actor many small batches at a time (``QUEUED_PER_SLOT``
-items per slot), so an item that finishes frees its slot for a waiting item at once: the stage keeps
+once (a semaphore of slots). Ray Data hands each actor several batches at a time (``BATCHES_PER_ACTOR``, each
+of its share of items), so an item that finishes frees its slot for a waiting item at once: the stage keeps
 ``concurrency`` items in flight until the queue runs dry, however unequal the model's latencies. (Batches of
 all the items in flight, run one after another, made every batch wait for its slowest item: 320 items at 64 in
-flight, one in ten answered in 8 s and the others in 1-2 s, took 40.5 s; now 16.4 s, where an ideal scheduler
+flight, one in ten answered in 8 s and the others in 1-2 s, took 40.5 s; now 16.3 s, where an ideal scheduler
 keeping 64 in flight in the same order needs 16.0 s.) The driver consumes the output
 stream and writes every batch as a durable part as soon as it arrives (see :mod:`pipelines.store`): a killed
 run loses at most the batches in flight, and the rerun skips what is written.
@@ -34,13 +34,12 @@ StageTask = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
 #: how long a stage waits for its actors to start (imports and warm-up) before it fails with Ray's timeout
 ACTOR_START_TIMEOUT_S = 600
 
-#: batches an actor's slots are split into: a smaller batch is durable sooner, but each costs a Ray task
-BATCHES_PER_SHARE = 4
-
-#: items an actor holds per slot (running or waiting for one). A batch goes back to Ray only when its slowest item
-#: ends, so the held batches must outnumber those a straggler keeps open: with latencies of 1, 2 and 8 s (one item
-#: in ten at 8 s) 2 per slot left the slots a third full between batches, 8 kept them full until the queue ran dry
-QUEUED_PER_SLOT = 8
+#: batches an actor holds at once (running, or waiting for its slots), each of its share of items. A batch goes
+#: back to Ray only when its slowest item ends, so the held batches must outnumber those a straggler keeps open:
+#: with latencies of 1, 2 and 8 s (one item in ten at 8 s), 2 left the slots a third full between batches, 8 kept
+#: them full until the queue ran dry. (Quarter-share batches kept them as full, but each Ray task costs ~0.1 s of
+#: this 2-core machine: the offline default run took 3-4 s longer.)
+BATCHES_PER_ACTOR = 8
 
 
 class StageActor:
@@ -93,22 +92,19 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
     if on_rows is not None and done:
         on_rows(len(done))
     if todo:
-        # each actor runs its share of the items in flight (its slots); it is handed QUEUED_PER_SLOT times as many
-        # items, in batches of a quarter of its share, all running at once on its event loop (max_concurrency
-        # tasks of the actor, Ray's threads handing them to that loop): whenever an item ends, a waiting one
-        # takes its slot
+        # each actor runs its share of the items in flight (its slots) and holds BATCHES_PER_ACTOR batches of that
+        # many items, all running at once on its event loop (max_concurrency tasks of the actor, Ray's threads
+        # handing them to that loop): whenever an item ends, a waiting one takes its slot
         share = max(1, math.ceil(concurrency / max(1, actors)))
-        batch_size = max(1, math.ceil(share / BATCHES_PER_SHARE))
-        batches_in_flight = math.ceil(QUEUED_PER_SLOT * share / batch_size)
-        blocks = max(1, math.ceil(len(todo) / batch_size))
+        blocks = max(1, math.ceil(len(todo) / share))
         pool = min(max(1, actors), blocks)  # no actor is started (and waited for) that would get no batch
         ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
                                  override_num_blocks=blocks)
         ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task, "slots": share,
                                                                "warmup": warmup},
-                            batch_size=batch_size, batch_format="numpy", num_cpus=0, max_concurrency=batches_in_flight,
+                            batch_size=share, batch_format="numpy", num_cpus=0, max_concurrency=BATCHES_PER_ACTOR,
                             compute=ray.data.ActorPoolStrategy(size=pool,
-                                                               max_tasks_in_flight_per_actor=batches_in_flight))
+                                                               max_tasks_in_flight_per_actor=BATCHES_PER_ACTOR))
         # every actor of the pool is started before the first batch is handed out: otherwise the first actor up
         # takes its batch while the others still import, their shares start seconds apart, and the stage lasts as
         # long as the latest (two actors measured 0.45 efficiency that way, 0.87 started together); set on this
