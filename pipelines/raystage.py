@@ -38,7 +38,7 @@ ACTOR_START_TIMEOUT_S = 600
 #: back to Ray only when its slowest item ends, so the held batches must outnumber those a straggler keeps open:
 #: with latencies of 1, 2 and 8 s (one item in ten at 8 s), 2 left the slots a third full between batches, 8 kept
 #: them full until the queue ran dry. (Quarter-share batches kept them as full, but each Ray task costs ~0.1 s of
-#: this 2-core machine: the offline default run took 3-4 s longer.)
+#: a 2-core machine: the offline default run took ≈ 3 s longer.)
 BATCHES_PER_ACTOR = 8
 
 
