@@ -47,3 +47,25 @@ def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
             await flush_litellm_logging()
 
     return asyncio.run(main())
+
+
+async def while_ticking(coro: Coroutine[Any, Any, Any]) -> tuple[Any, int]:
+    """Await ``coro`` beside a task that counts its own turns on the loop: (the result, the turns). A count near
+    0 means ``coro`` held the loop (worked inline); a large one, that the loop ran other tasks meanwhile."""
+    ticks = 0
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.ensure_future(ticker())
+    await asyncio.sleep(0)
+    ticks = 0
+    try:
+        return await coro, ticks
+    finally:
+        done.set()
+        await task

@@ -10,6 +10,7 @@ from PIL import Image
 
 from mmtsb.llm import ImageEncoder, LLMClient
 from mmtsb.vision.store import StoredImage
+from testkit import while_ticking
 
 
 def _image_bytes(size: tuple[int, int], fmt: str, color: str = "teal") -> bytes:
@@ -180,22 +181,7 @@ def test_async_parts_equal_the_sync_ones_and_a_large_image_leaves_the_loop_free(
     path.write_bytes(big)
 
     async def encode_while_ticking(encoder: ImageEncoder, source) -> tuple[dict, int]:
-        ticks = 0
-        done = asyncio.Event()
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while not done.is_set():
-                ticks += 1
-                await asyncio.sleep(0)
-
-        task = asyncio.ensure_future(ticker())
-        await asyncio.sleep(0)
-        ticks = 0
-        part = await encoder.content_part_async(source)
-        done.set()
-        await task
-        return part, ticks
+        return await while_ticking(encoder.content_part_async(source))
 
     expected = ImageEncoder().content_part(big)
     from_path, ticks_path = asyncio.run(encode_while_ticking(ImageEncoder(), path))

@@ -31,6 +31,7 @@ from mmtsb.scenarios.build import build_world
 from mmtsb.scenarios.loader import parse_scenario
 from mmtsb.scenarios.script import parse_user_script
 from mmtsb.testing import FakeLLMServer
+from testkit import while_ticking
 
 SCRIPT = ("{{USER_INSTRUCTION}}ROUND 1 [provide: image_1, image_2]\nQuery: Put the total of these two receipts "
           "in a note called Expenses.\nInstructions: Ask for a note titled Expenses with the total.\n\n"
@@ -265,25 +266,7 @@ def test_judge_encodes_a_photo_off_the_loop_and_notes_an_undecodable_image_in_it
     built.world.images.add_bytes(good[: len(good) // 2], source="cut", mime_type="image/png")   # id 5: cut short
     judge = LLMAgentJudge(settings(server), {})
 
-    async def build_while_ticking() -> tuple[list[dict[str, Any]], int]:
-        ticks = 0
-        done = asyncio.Event()
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while not done.is_set():
-                ticks += 1
-                await asyncio.sleep(0)
-
-        task = asyncio.ensure_future(ticker())
-        await asyncio.sleep(0)
-        ticks = 0
-        messages = await judge.build_messages_async(evidence)
-        done.set()
-        await task
-        return messages, ticks
-
-    messages, ticks = run(build_while_ticking())
+    messages, ticks = run(while_ticking(judge.build_messages_async(evidence)))
     # the same request as the synchronous build (the viewer's), the photo shrunk in a worker thread meanwhile
     assert messages == LLMAgentJudge(settings(server), {}).build_messages(evidence)
     assert ticks > 10
