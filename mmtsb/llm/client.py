@@ -62,10 +62,9 @@ class LLMClient:
         """An ``image_url`` content part for ``image``, encoded once per distinct image (see ImageEncoder)."""
         return self.images.content_part(image, mime_type, detail)
 
-    async def image_part_async(self, image: ImageLike | bytes, mime_type: str | None = None,
-                               detail: str | None = None) -> dict[str, Any]:
-        """:meth:`image_part` for an event loop: a large image is encoded in a worker thread."""
-        return await self.images.content_part_async(image, mime_type, detail)
+    async def image_parts_async(self, images: list[ImageLike | bytes]) -> list[dict[str, Any] | ValueError]:
+        """Several images' parts, encoded concurrently off the loop; an undecodable one's ValueError in its place."""
+        return await self.images.content_parts_async(images)
 
     async def complete(self, messages: Messages, tools: list[dict[str, Any]] | None = None,
                        tool_choice: str | dict[str, Any] | None = None, role: str = "agent") -> LLMResponse:

@@ -172,6 +172,17 @@ class ImageEncoder:
             return self.content_part(image, mime_type, detail)
         return await asyncio.to_thread(self.content_part, image, mime_type, detail)
 
+    async def content_parts_async(self, images: list[ImageLike | bytes]) -> list[dict[str, Any] | ValueError]:
+        """:meth:`content_part_async` for several images at once, concurrently; an image that cannot be decoded
+        gives its ValueError in its place (the caller says so in the message instead of failing it all)."""
+        async def one(image: ImageLike | bytes) -> dict[str, Any] | ValueError:
+            try:
+                return await self.content_part_async(image)
+            except ValueError as e:
+                return e
+
+        return list(await asyncio.gather(*(one(image) for image in images)))
+
     def _encode(self, data: bytes, hint: str | None) -> tuple[str, bytes]:
         try:
             img = Image.open(io.BytesIO(data))

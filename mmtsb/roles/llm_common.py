@@ -9,7 +9,6 @@ keys. :func:`close_shared` releases them at the end of a run.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -163,16 +162,11 @@ class ModelRole(Role):
         """Fill in the image parts observed since the last call (concurrently; a large image in a worker
         thread); an image that cannot be decoded becomes a note in its place."""
         pending, self._unencoded = self._unencoded, []
-
-        async def fill(part: dict[str, Any], image_id: int, image: Any) -> None:
-            try:
-                encoded = await self.client.image_part_async(image)
-            except ValueError as e:
-                encoded = {"type": "text", "text": _unreadable(image_id, e)}
+        encoded = await self.client.image_parts_async([image for _, _, image in pending])
+        for (part, image_id, _), done in zip(pending, encoded, strict=True):
             part.clear()
-            part.update(encoded)
-
-        await asyncio.gather(*(fill(*p) for p in pending))
+            part.update({"type": "text", "text": _unreadable(image_id, done)} if isinstance(done, ValueError)
+                        else done)
 
     def multimodal(self, text: str, image_ids: list[int]) -> str | list[dict[str, Any]]:
         """Plain text, or the text part followed by each image (labelled with its id)."""

@@ -221,3 +221,12 @@ def test_other_formats_and_garbage_fall_back_to_pillow_for_the_size():
     assert not encodes_inline(webp)   # 2 MP: to a worker thread, whatever its bytes
     assert header_pixels(b"\xff\xd8\xff") is None and header_pixels(b"junk") is None
     assert encodes_inline(b"junk")   # refused at once, no thread needed
+
+
+def test_several_parts_at_once_give_an_undecodable_image_its_error_in_place():
+    import asyncio
+
+    good, other = _image_bytes((64, 64), "PNG"), _image_bytes((32, 32), "PNG", "white")
+    parts = asyncio.run(ImageEncoder().content_parts_async([good, good[:40], other]))
+    assert parts[0] == ImageEncoder().content_part(good) and parts[2] == ImageEncoder().content_part(other)
+    assert isinstance(parts[1], ValueError) and "cannot decode image" in str(parts[1])

@@ -15,7 +15,6 @@ label. What differs from the reference (SPEC §9.9):
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import re
@@ -318,18 +317,11 @@ class LLMJudge(Judge):
         thread, so the other episodes of the actor go on meanwhile (UI screenshots and photos take 0.1 s and
         more each)."""
         plan = self.plan(evidence)
-        encoded = await asyncio.gather(*(self._encoded_async(image) for _, _, image in plan.attached))
-        return self._messages(evidence, plan, list(encoded))
+        return self._messages(evidence, plan, await self.client.image_parts_async([i for _, _, i in plan.attached]))
 
     def _encoded(self, image: Any) -> dict[str, Any] | ValueError:
         try:
             return self.client.image_part(image)
-        except ValueError as e:
-            return e
-
-    async def _encoded_async(self, image: Any) -> dict[str, Any] | ValueError:
-        try:
-            return await self.client.image_part_async(image)
         except ValueError as e:
             return e
 
