@@ -38,6 +38,8 @@ class StageStore:
         self.number, self.name, self.key = number, name, key
         self.path = stages_dir / f"{number}_{name}.parquet"
         self.parts_dir = stages_dir / f"{number}_{name}.parts"
+        # the parts this store wrote, as written: the merge takes them from here rather than reading them back
+        self._written: dict[Path, pa.Table] = {}
 
     @property
     def complete(self) -> bool:
@@ -48,11 +50,16 @@ class StageStore:
 
     def rows(self) -> list[dict[str, Any]]:
         """Every row written so far (the final file, or the parts of an unfinished stage)."""
-        files = [self.path] if self.complete else self._part_files()
+        table = self._read(self.complete)
+        return [] if table is None else table.to_pylist()
+
+    def _read(self, complete: bool) -> pa.Table | None:
+        """The stage file (``complete``) or its parts concatenated; None when there is nothing."""
+        files = [self.path] if complete else self._part_files()
         if not files:
-            return []
-        tables = [pq.read_table(f) for f in files]
-        return pa.concat_tables(tables, promote_options="permissive").to_pylist()
+            return None
+        tables = [self._written.get(f) or pq.read_table(f) for f in files]
+        return pa.concat_tables(tables, promote_options="permissive")
 
     def done_keys(self) -> set[str]:
         return {r[self.key] for r in self.rows()}
@@ -68,21 +75,27 @@ class StageStore:
         while path.exists():
             k += 1
             path = self.parts_dir / f"part-{k:06d}.parquet"
-        write_atomic(_table(rows), path)
+        table = _table(rows)
+        write_atomic(table, path)
+        self._written[path] = table
 
     def finish(self, order: list[str] | None = None) -> list[dict[str, Any]]:
         """Merge the parts into the stage file (rows in ``order`` of their keys when given) and return the rows."""
-        rows = self.rows()
         if self.complete:
-            return rows
-        if order is not None:
+            return self.rows()
+        table = self._read(False)
+        if table is None:
+            table = pa.table({self.key: pa.array([], pa.string())})
+        elif order is not None:
+            # a stable sort by rank (keys not in ``order`` last, as they came), done by Arrow on the table itself
             rank = {k: i for i, k in enumerate(order)}
-            rows.sort(key=lambda r: rank.get(r[self.key], len(rank)))
+            ranks = [rank.get(k, len(rank)) for k in table.column(self.key).to_pylist()]
+            table = table.take(sorted(range(len(ranks)), key=ranks.__getitem__))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        table = _table(rows) if rows else pa.table({self.key: pa.array([], pa.string())})
         write_atomic(table, self.path)
         for f in self._part_files():
             f.unlink()
+        self._written.clear()
         if self.parts_dir.exists():
             self.parts_dir.rmdir()
-        return rows
+        return table.to_pylist() if table.num_rows else []

@@ -1,10 +1,13 @@
 """A model-backed stage's actor, run through ``run_stage`` on a local Ray: rows come back in order, a failing
-item becomes its error row, and the actor process keeps the garbage collector off its warmed-up stack."""
+item becomes its error row, and the actor process keeps the garbage collector off its warmed-up stack and runs
+its items on uvloop."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
+import sys
 from typing import Any
 
 from mmtsb.gc_tuning import WORKER_GC_THRESHOLD
@@ -12,16 +15,17 @@ from pipelines.raystage import run_stage
 from pipelines.store import StageStore
 
 
-def test_stage_actor_rows_and_its_process_gc_settings(tmp_path, ray_local):
+def test_stage_actor_rows_and_its_process_gc_settings_and_event_loop(tmp_path, ray_local):
     # defined here so that Ray ships them by value (its workers cannot import this test module)
     async def report_process(backend: Any, payload: dict[str, Any]) -> dict[str, Any]:
         if payload.get("fail"):
             raise ValueError("this item cannot be done")
         return {"key": payload["key"], "pid": os.getpid(), "frozen": gc.get_freeze_count(),
-                "young_threshold": gc.get_threshold()[0], "error": ""}
+                "young_threshold": gc.get_threshold()[0], "loop": type(asyncio.get_running_loop()).__module__,
+                "error": ""}
 
     def error_row(key: str, payload: dict[str, Any], message: str) -> dict[str, Any]:
-        return {"key": key, "pid": 0, "frozen": 0, "young_threshold": 0, "error": message}
+        return {"key": key, "pid": 0, "frozen": 0, "young_threshold": 0, "loop": "", "error": message}
 
     items = [(f"k{i}", {"key": f"k{i}", "fail": i == 2}) for i in range(6)]
     store = StageStore(tmp_path, 1, "probe", "key")
@@ -36,6 +40,9 @@ def test_stage_actor_rows_and_its_process_gc_settings(tmp_path, ray_local):
     assert all(r["frozen"] > 10_000 for r in done)
     assert all(r["young_threshold"] == WORKER_GC_THRESHOLD for r in done)
     assert gc.get_threshold()[0] != WORKER_GC_THRESHOLD or gc.get_freeze_count() == 0
+    # Ray runs a worker's event loop on uvloop when it is installed (a dependency but on Windows)
+    if sys.platform != "win32":
+        assert {r["loop"] for r in done} == {"uvloop"}
 
 
 def test_stage_actors_share_the_items_and_none_starts_before_the_whole_pool_is_up(tmp_path, ray_local):

@@ -30,6 +30,23 @@ def test_stage_store_resumes_from_parts_and_merges_once(tmp_path):
     assert StageStore(tmp_path, 1, "associate", "image_id").complete
 
 
+def test_the_merge_of_a_resumed_stage_equals_one_read_from_disk(tmp_path):
+    # parts from a killed run (read back) and this run's own (merged from memory), with a column only some rows
+    # have and a key that ``order`` does not name: the stage file and the rows are those of its parts read back
+    killed = StageStore(tmp_path, 3, "outline", "outline_id")
+    killed.append([{"outline_id": "o3", "n": 3}, {"outline_id": "o9", "n": 9}])
+    store = StageStore(tmp_path, 3, "outline", "outline_id")
+    store.append([{"outline_id": "o1", "n": 1, "note": "late"}])
+    store.append([{"outline_id": "o2", "n": 2}])
+    expected = StageStore(tmp_path, 3, "outline", "outline_id").rows()   # every part read from disk
+    rows = store.finish(order=["o1", "o2", "o3"])
+    assert [r["outline_id"] for r in rows] == ["o1", "o2", "o3", "o9"]
+    assert sorted(rows, key=lambda r: r["outline_id"]) == sorted(expected, key=lambda r: r["outline_id"])
+    assert rows[0]["note"] == "late" and rows[1]["note"] is None
+    assert StageStore(tmp_path, 3, "outline", "outline_id").rows() == rows
+    assert not store.parts_dir.exists()
+
+
 def test_a_half_written_part_is_never_read(tmp_path):
     store = StageStore(tmp_path, 2, "cluster", "cluster_id")
     store.append([{"cluster_id": "c1"}])
