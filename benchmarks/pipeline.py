@@ -41,14 +41,15 @@ To add a figure, write ``def figure(args) -> dict`` and add it to ``FIGURES``.
 
 Usage: python benchmarks/pipeline.py [--images 96] [--sizes 1000,10000,100000]
        [--figures clip,clustering,llm_stage,llm_stage_mixed] [--llm-items 64,256] [--latency 2]
-       [--routes direct,fast] [--stage-actors 1] [--repeat 3] [--photo-items 64] [--photo-size 2048x1536]
+       [--routes direct,fast] [--stage-actors 0] [--repeat 3] [--photo-items 64] [--photo-size 2048x1536]
        [--mixed-items 320] [--mixed-concurrency 64] [--mixed-latencies 0.5,1,4] [--json]
-(``--stage-actors N``: the stage's items in flight shared by N actors, all started before the first batch)
+(``--stage-actors N``: the stage's items in flight shared by N actors, all started before the first batch; 0, the
+default, as ``mmtsb generate`` does: one per CPU, each with at least 32 items in flight; rows name the count)
 Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
 "clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
 "llm_stage_efficiency" (direct route, PNGs, the largest item count), "llm_stage": [{"route", "images", "items",
-"ideal_s", "measured_s", "startup_s", "efficiency", "efficiency_min", "efficiency_max", "efficiency_runs",
-"efficiency_with_startup", "passed"}], "llm_stage_mixed": {"items", "concurrency", "latencies_s", "ideal_s",
+"actors", "ideal_s", "measured_s", "startup_s", "efficiency", "efficiency_min", "efficiency_max", "efficiency_runs",
+"efficiency_with_startup", "passed"}], "llm_stage_mixed": {"items", "concurrency", "actors", "latencies_s", "ideal_s",
 "measured_s", "efficiency", "efficiency_runs", "passed"}, "machine"}. Target: llm_stage efficiency >= 0.9.
 """
 
@@ -264,7 +265,7 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
     from pipelines.backends.llm import LLMBackend
     from pipelines.catalog import compact_catalog
     from pipelines.items import SourceImage
-    from pipelines.raystage import run_stage
+    from pipelines.raystage import auto_actors, run_stage
     from pipelines.stages.s1_associate import associate_task
     from pipelines.store import StageStore
 
@@ -273,14 +274,16 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
                           timeout_s=120, concurrency=n_items * 2)
     backend = LLMBackend({s: model for s in ("associate", "viability", "expand", "entities", "critique")})
     store = StageStore(folder / f"stages-{label}", 1, "associate", "image_id")
+    in_flight = concurrency or n_items
+    actors = min(args.stage_actors or auto_actors(in_flight), n_items)
     t0 = time.time()
     run_stage(store, [(im.image_id, im.model_dump()) for im in images], associate_task, backend,
-              concurrency=concurrency or n_items, actors=args.stage_actors, warmup=compact_catalog)
+              concurrency=in_flight, actors=actors, warmup=compact_catalog)
     end = time.time()  # the stage's table is durable when run_stage returns
     table = pq.read_table(store.path).to_pylist()
     first = min(r["item_started_at"] for r in table)
     ideal = max(int(r["calls"]) for r in table) * args.latency
-    return {"items": len(table), "ideal_s": ideal, "measured_s": end - first, "startup_s": first - t0,
+    return {"items": len(table), "actors": actors, "ideal_s": ideal, "measured_s": end - first, "startup_s": first - t0,
             "efficiency": ideal / (end - first), "efficiency_with_startup": ideal / (end - t0),
             "passed": sum(bool(r["passed"]) for r in table)}
 
@@ -303,7 +306,8 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                         for k in range(args.repeat)]
                 effs = sorted(r["efficiency"] for r in runs)
                 median = runs[[r["efficiency"] for r in runs].index(effs[len(effs) // 2])]
-                row = {"route": route, "images": kind, "items": median["items"], "ideal_s": median["ideal_s"],
+                row = {"route": route, "images": kind, "items": median["items"], "actors": median["actors"],
+                       "ideal_s": median["ideal_s"],
                        "measured_s": round(median["measured_s"], 2), "startup_s": round(median["startup_s"], 2),
                        "efficiency": round(median["efficiency"], 3),
                        "efficiency_min": round(effs[0], 3), "efficiency_max": round(effs[-1], 3),
@@ -311,7 +315,8 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                        "efficiency_with_startup": round(median["efficiency_with_startup"], 3),
                        "passed": median["passed"]}
                 rows_out.append(row)
-                print(f"llm stage, route {route}, {kind} images: {row['items']} items in flight, {args.repeat} runs: "
+                print(f"llm stage, route {route}, {kind} images: {row['items']} items in flight, {row['actors']} "
+                      f"stage actor(s), {args.repeat} runs: "
                       f"efficiency {row['efficiency']} median, {row['efficiency_min']}-{row['efficiency_max']} (target "
                       f">= 0.9); median run: measured {row['measured_s']} s (first item started -> last row durable; "
                       f"+{row['startup_s']} s stage start-up: {row['efficiency_with_startup']} counting it), ideal "
@@ -337,12 +342,13 @@ def llm_stage_mixed_figure(args: argparse.Namespace) -> dict[str, Any]:
     ideal = greedy_makespan([mixed_latency(i, lats) for i in range(args.mixed_items)], args.mixed_concurrency)
     measured = sorted(r["measured_s"] for r in runs)
     effs = [round(ideal / m, 3) for m in measured]
-    row = {"items": args.mixed_items, "concurrency": args.mixed_concurrency, "latencies_s": list(lats),
+    row = {"items": args.mixed_items, "concurrency": args.mixed_concurrency, "actors": runs[0]["actors"],
+           "latencies_s": list(lats),
            "ideal_s": round(ideal, 2), "measured_s": round(measured[len(measured) // 2], 2),
            "efficiency": effs[len(effs) // 2], "efficiency_runs": effs,
            "passed": min(r["passed"] for r in runs)}
     print(f"llm stage, mixed latencies {'/'.join(f'{v:g}' for v in lats)} s (one item in ten at {lats[2]:g} s): "
-          f"{row['items']} items, {row['concurrency']} in flight, {args.repeat} runs: efficiency {row['efficiency']} "
+          f"{row['items']} items, {row['concurrency']} in flight, {row['actors']} stage actor(s), {args.repeat} runs: efficiency {row['efficiency']} "
           f"median ({', '.join(map(str, effs))}); measured {row['measured_s']} s, ideal {row['ideal_s']} s (a slot "
           f"never idle while items wait); {row['passed']} verdicts accepted")
     return {"llm_stage_mixed": row}
@@ -397,7 +403,8 @@ def main() -> None:
     ap.add_argument("--llm-items", type=lambda s: [int(v) for v in s.split(",")], default=[64, 256],
                     help="item counts of the LLM-stage figure (each run with all its items in flight)")
     ap.add_argument("--latency", type=float, default=2.0, help="the fake server's latency (s)")
-    ap.add_argument("--stage-actors", type=int, default=1, help="stage actors of the LLM-stage figure")
+    ap.add_argument("--stage-actors", type=int, default=0,
+                    help="stage actors of the LLM-stage figures (0: one per CPU, at least 32 items each)")
     ap.add_argument("--repeat", type=_at_least_one, default=3, help="runs of each LLM-stage configuration (median reported)")
     ap.add_argument("--photo-items", type=int, default=64,
                     help="items of the LLM-stage run on photo-sized JPEGs (direct route; 0: skip it)")

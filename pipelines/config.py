@@ -157,7 +157,9 @@ class GenerateConfig:
     max_repairs: int = 2  # repair retries of a malformed or invalid model output
     entity_repairs: int = 2  # stage 5: regenerate with the validation errors fed back, at most this often
     concurrency: int = 64  # items in flight per model-backed stage
-    stage_actors: int = 1  # Ray actors per model-backed stage, sharing its items in flight (one per spare core)
+    # Ray actors per model-backed stage, sharing its items in flight; 0: one per CPU of the Ray cluster, each with
+    # at least 32 of the items in flight (pipelines.raystage.auto_actors)
+    stage_actors: int = 0
     clip: ClipConf = field(default_factory=ClipConf)
     cluster: ClusterConf = field(default_factory=ClusterConf)
     balance: BalanceConf = field(default_factory=BalanceConf)
@@ -201,8 +203,9 @@ class GenerateConfig:
                 out.append(f"design.n and design.n_ui must be >= 1 (got {self.design.n}, {self.design.n_ui})")
         if self.concurrency < 1:
             out.append(f"concurrency must be >= 1 (got {self.concurrency})")
-        if not 1 <= self.stage_actors <= self.concurrency:
-            out.append(f"stage_actors must be between 1 and concurrency ({self.concurrency}), got {self.stage_actors}")
+        if not 0 <= self.stage_actors <= self.concurrency:
+            out.append(f"stage_actors must be 0 (one per CPU) or between 1 and concurrency ({self.concurrency}), "
+                       f"got {self.stage_actors}")
         if self.max_repairs < 0 or self.entity_repairs < 0:
             out.append("max_repairs and entity_repairs must be >= 0")
         if not 0.0 <= self.oracle.min_f1 <= 1.0:

@@ -28,7 +28,7 @@ import numpy as np
 from mmtsb.gc_tuning import tune_gc_for_worker
 from pipelines.store import StageStore
 
-__all__ = ["StageActor", "StageTask", "run_stage"]
+__all__ = ["ITEMS_PER_AUTO_ACTOR", "StageActor", "StageTask", "auto_actors", "run_stage"]
 
 #: an async task of a stage: (backend, item payload) -> the item's row
 StageTask = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -42,6 +42,21 @@ ACTOR_START_TIMEOUT_S = 600
 #: them full until the queue ran dry. (Quarter-share batches kept them as full, but each Ray task costs ~0.1 s of
 #: a 2-core machine: the offline default run took ≈ 3 s longer.)
 BATCHES_PER_ACTOR = 8
+
+#: ``actors=0`` (the default) gives a stage one actor per CPU of the Ray cluster, but never fewer than this many
+#: of its items in flight per actor: an actor's event loop is CPU-bound while it sends (≈ 0.5 ms an item), so
+#: 256 items in flight took 0.1 s more to send from one actor than from two on a 2-core machine, while a few
+#: items an actor would only multiply the actors' start-up (imports, the backend's clients)
+ITEMS_PER_AUTO_ACTOR = 32
+
+
+def auto_actors(concurrency: int) -> int:
+    """The actors of a stage keeping ``concurrency`` items in flight when none are configured: one per CPU of
+    the Ray cluster, each with at least :data:`ITEMS_PER_AUTO_ACTOR` items (at least one actor)."""
+    import ray
+
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    return max(1, min(cpus, concurrency // ITEMS_PER_AUTO_ACTOR))
 
 
 class StageActor:
@@ -79,12 +94,13 @@ class StageActor:
 
 
 def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], task: StageTask, backend: Any, *,
-              concurrency: int, actors: int = 1, on_rows: Callable[[int], None] | None = None,
+              concurrency: int, actors: int = 0, on_rows: Callable[[int], None] | None = None,
               error_row: Callable[[str, dict[str, Any], str], dict[str, Any]] | None = None,
               warmup: Callable[[], Any] | None = None) -> list[dict[str, Any]]:
     """Run ``task`` for each (key, payload) of ``items`` not yet in ``store``; returns every row of the stage,
     in the order of ``items``. A task that raises gives ``error_row(key, payload, message)`` (a rejected row).
-    ``warmup`` runs once in each stage actor as it starts."""
+    ``actors`` share the items in flight (0: :func:`auto_actors`). ``warmup`` runs once in each stage actor as
+    it starts."""
     import ray
 
     if store.complete:
@@ -97,9 +113,10 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
         # each actor runs its share of the items in flight (its slots) and holds BATCHES_PER_ACTOR batches of that
         # many items, all running at once on its event loop (max_concurrency tasks of the actor, Ray's threads
         # handing them to that loop): whenever an item ends, a waiting one takes its slot
-        share = max(1, math.ceil(concurrency / max(1, actors)))
+        actors = actors if actors > 0 else auto_actors(concurrency)
+        share = max(1, math.ceil(concurrency / actors))
         blocks = max(1, math.ceil(len(todo) / share))
-        pool = min(max(1, actors), blocks)  # no actor is started (and waited for) that would get no batch
+        pool = min(actors, blocks)  # no actor is started (and waited for) that would get no batch
         ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
                                  override_num_blocks=blocks)
         ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task, "slots": share,

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from mmtsb.gc_tuning import WORKER_GC_THRESHOLD
-from pipelines.raystage import run_stage
+from pipelines.raystage import auto_actors, run_stage
 from pipelines.store import StageStore
 
 
@@ -105,3 +105,18 @@ def test_a_slow_item_holds_its_slot_only_and_the_in_flight_bound_holds(tmp_path,
         running += step
         peak = max(peak, running)
     assert peak == 2
+
+
+def test_by_default_a_stage_has_an_actor_per_cpu_each_with_at_least_32_items_in_flight(tmp_path, ray_local):
+    # the local Ray of these tests has 2 CPUs
+    assert [auto_actors(c) for c in (1, 31, 32, 63, 64, 256)] == [1, 1, 1, 1, 2, 2]
+
+    async def note_pid(backend: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"key": payload["key"], "pid": os.getpid()}
+
+    for concurrency, pids in ((64, 2), (63, 1)):
+        items = [(f"k{i}", {"key": f"k{i}"}) for i in range(64)]
+        rows = run_stage(StageStore(tmp_path / str(concurrency), 1, "auto", "key"), items, note_pid, backend=None,
+                         concurrency=concurrency)
+        assert [r["key"] for r in rows] == [k for k, _ in items]
+        assert len({r["pid"] for r in rows}) == pids

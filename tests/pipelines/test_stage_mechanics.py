@@ -124,9 +124,10 @@ def test_config_problems_name_their_keys():
     llm = GenerateConfig(backend=BackendKind.llm)
     assert any("backend=llm needs a model for stage associate" in p for p in llm.problems())
     assert GenerateConfig(concurrency=4, stage_actors=2).problems() == []
-    for actors in (0, 5):  # each actor needs at least one item in flight
-        assert f"stage_actors must be between 1 and concurrency (4), got {actors}" in GenerateConfig(
-            concurrency=4, stage_actors=actors).problems()
+    assert GenerateConfig(concurrency=4, stage_actors=0).problems() == []   # 0: one per CPU (the default)
+    for actors in (-1, 5):  # each actor needs at least one item in flight
+        assert (f"stage_actors must be 0 (one per CPU) or between 1 and concurrency (4), got {actors}"
+                in GenerateConfig(concurrency=4, stage_actors=actors).problems())
 
 
 def test_sources_read_folders_and_manifests_and_name_bad_lines(tmp_path):
