@@ -45,7 +45,7 @@ BATCHES_PER_ACTOR = 8
 
 #: ``actors=0`` (the default) gives a stage one actor per CPU of the Ray cluster, but never fewer than this many
 #: of its items in flight per actor: an actor's event loop is CPU-bound while it sends (≈ 0.5 ms an item), so
-#: 256 items in flight took 0.1 s more to send from one actor than from two on a 2-core machine, while a few
+#: 256 items in flight took 0.05-0.1 s longer to send from one actor than from two on a 2-core machine, while a few
 #: items an actor would only multiply the actors' start-up (imports, the backend's clients)
 ITEMS_PER_AUTO_ACTOR = 32
 
