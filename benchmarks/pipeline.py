@@ -265,7 +265,7 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
     from pipelines.backends.llm import LLMBackend
     from pipelines.catalog import compact_catalog
     from pipelines.items import SourceImage
-    from pipelines.raystage import auto_actors, run_stage
+    from pipelines.raystage import run_stage, stage_pool
     from pipelines.stages.s1_associate import associate_task
     from pipelines.store import StageStore
 
@@ -275,10 +275,10 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
     backend = LLMBackend({s: model for s in ("associate", "viability", "expand", "entities", "critique")})
     store = StageStore(folder / f"stages-{label}", 1, "associate", "image_id")
     in_flight = concurrency or n_items
-    actors = min(args.stage_actors or auto_actors(in_flight), n_items)
+    _, actors = stage_pool(in_flight, n_items, args.stage_actors)   # the actors run_stage starts
     t0 = time.time()
     run_stage(store, [(im.image_id, im.model_dump()) for im in images], associate_task, backend,
-              concurrency=in_flight, actors=actors, warmup=compact_catalog)
+              concurrency=in_flight, actors=args.stage_actors, warmup=compact_catalog)
     end = time.time()  # the stage's table is durable when run_stage returns
     table = pq.read_table(store.path).to_pylist()
     first = min(r["item_started_at"] for r in table)
@@ -307,8 +307,7 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                 effs = sorted(r["efficiency"] for r in runs)
                 median = runs[[r["efficiency"] for r in runs].index(effs[len(effs) // 2])]
                 row = {"route": route, "images": kind, "items": median["items"], "actors": median["actors"],
-                       "ideal_s": median["ideal_s"],
-                       "measured_s": round(median["measured_s"], 2), "startup_s": round(median["startup_s"], 2),
+                       "ideal_s": median["ideal_s"], "measured_s": round(median["measured_s"], 2), "startup_s": round(median["startup_s"], 2),
                        "efficiency": round(median["efficiency"], 3),
                        "efficiency_min": round(effs[0], 3), "efficiency_max": round(effs[-1], 3),
                        "efficiency_runs": [round(r["efficiency"], 3) for r in runs],
@@ -343,12 +342,12 @@ def llm_stage_mixed_figure(args: argparse.Namespace) -> dict[str, Any]:
     measured = sorted(r["measured_s"] for r in runs)
     effs = [round(ideal / m, 3) for m in measured]
     row = {"items": args.mixed_items, "concurrency": args.mixed_concurrency, "actors": runs[0]["actors"],
-           "latencies_s": list(lats),
-           "ideal_s": round(ideal, 2), "measured_s": round(measured[len(measured) // 2], 2),
+           "latencies_s": list(lats), "ideal_s": round(ideal, 2), "measured_s": round(measured[len(measured) // 2], 2),
            "efficiency": effs[len(effs) // 2], "efficiency_runs": effs,
            "passed": min(r["passed"] for r in runs)}
     print(f"llm stage, mixed latencies {'/'.join(f'{v:g}' for v in lats)} s (one item in ten at {lats[2]:g} s): "
-          f"{row['items']} items, {row['concurrency']} in flight, {row['actors']} stage actor(s), {args.repeat} runs: efficiency {row['efficiency']} "
+          f"{row['items']} items, {row['concurrency']} in flight, {row['actors']} stage actor(s), {args.repeat} runs: "
+          f"efficiency {row['efficiency']} "
           f"median ({', '.join(map(str, effs))}); measured {row['measured_s']} s, ideal {row['ideal_s']} s (a slot "
           f"never idle while items wait); {row['passed']} verdicts accepted")
     return {"llm_stage_mixed": row}

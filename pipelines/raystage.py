@@ -29,7 +29,7 @@ import numpy as np
 from mmtsb.gc_tuning import tune_gc_for_worker
 from pipelines.store import StageStore
 
-__all__ = ["ITEMS_PER_AUTO_ACTOR", "StageActor", "StageTask", "auto_actors", "run_stage"]
+__all__ = ["ITEMS_PER_AUTO_ACTOR", "StageActor", "StageTask", "auto_actors", "run_stage", "stage_pool"]
 
 #: an async task of a stage: (backend, item payload) -> the item's row
 StageTask = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -58,6 +58,14 @@ def auto_actors(concurrency: int) -> int:
 
     cpus = int(ray.cluster_resources().get("CPU", 1))
     return max(1, min(cpus, concurrency // ITEMS_PER_AUTO_ACTOR))
+
+
+def stage_pool(concurrency: int, n_items: int, actors: int = 0) -> tuple[int, int]:
+    """(items in flight per actor, actors started) of a stage running ``n_items`` with ``concurrency`` in flight
+    over ``actors`` (0: :func:`auto_actors`): no actor is started (and waited for) that would get no batch."""
+    actors = actors if actors > 0 else auto_actors(concurrency)
+    share = max(1, math.ceil(concurrency / actors))
+    return share, min(actors, max(1, math.ceil(n_items / share)))
 
 
 class StageActor:
@@ -114,12 +122,9 @@ def run_stage(store: StageStore, items: Sequence[tuple[str, dict[str, Any]]], ta
         # each actor runs its share of the items in flight (its slots) and holds BATCHES_PER_ACTOR batches of that
         # many items, all running at once on its event loop (max_concurrency tasks of the actor, Ray's threads
         # handing them to that loop): whenever an item ends, a waiting one takes its slot
-        actors = actors if actors > 0 else auto_actors(concurrency)
-        share = max(1, math.ceil(concurrency / actors))
-        blocks = max(1, math.ceil(len(todo) / share))
-        pool = min(actors, blocks)  # no actor is started (and waited for) that would get no batch
+        share, pool = stage_pool(concurrency, len(todo), actors)
         ds = ray.data.from_items([{"key": k, "payload": json.dumps(p, default=str)} for k, p in todo],
-                                 override_num_blocks=blocks)
+                                 override_num_blocks=max(1, math.ceil(len(todo) / share)))
         ds = ds.map_batches(StageActor, fn_constructor_kwargs={"backend": backend, "task": task, "slots": share,
                                                                "warmup": warmup},
                             batch_size=share, batch_format="numpy", num_cpus=0, max_concurrency=BATCHES_PER_ACTOR,

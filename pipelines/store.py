@@ -50,19 +50,20 @@ class StageStore:
 
     def rows(self) -> list[dict[str, Any]]:
         """Every row written so far (the final file, or the parts of an unfinished stage)."""
-        table = self._read(self.complete)
+        table = self._read()
         return [] if table is None else table.to_pylist()
 
-    def _read(self, complete: bool) -> pa.Table | None:
-        """The stage file (``complete``) or its parts concatenated; None when there is nothing."""
-        files = [self.path] if complete else self._part_files()
+    def _read(self) -> pa.Table | None:
+        """The stage file, or the parts of an unfinished stage concatenated; None when there is nothing."""
+        files = [self.path] if self.complete else self._part_files()
         if not files:
             return None
-        tables = [self._written.get(f) or pq.read_table(f) for f in files]
+        tables = [self._written[f] if f in self._written else pq.read_table(f) for f in files]
         return pa.concat_tables(tables, promote_options="permissive")
 
     def done_keys(self) -> set[str]:
-        return {r[self.key] for r in self.rows()}
+        table = self._read()
+        return set() if table is None else set(table.column(self.key).to_pylist())
 
     def append(self, rows: Iterable[dict[str, Any]]) -> None:
         """Write ``rows`` as one new part (durable when this returns)."""
@@ -83,7 +84,7 @@ class StageStore:
         """Merge the parts into the stage file (rows in ``order`` of their keys when given) and return the rows."""
         if self.complete:
             return self.rows()
-        table = self._read(False)
+        table = self._read()
         if table is None:
             table = pa.table({self.key: pa.array([], pa.string())})
         elif order is not None:

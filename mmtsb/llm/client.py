@@ -62,6 +62,10 @@ class LLMClient:
         """An ``image_url`` content part for ``image``, encoded once per distinct image (see ImageEncoder)."""
         return self.images.content_part(image, mime_type, detail)
 
+    def image_parts(self, images: list[ImageLike | bytes]) -> list[dict[str, Any] | ValueError]:
+        """Several images' parts; an undecodable one's ValueError in its place (see ImageEncoder.content_parts)."""
+        return self.images.content_parts(images)
+
     async def image_parts_async(self, images: list[ImageLike | bytes]) -> list[dict[str, Any] | ValueError]:
         """Several images' parts, encoded concurrently off the loop; an undecodable one's ValueError in its place."""
         return await self.images.content_parts_async(images)

@@ -172,9 +172,20 @@ class ImageEncoder:
             return self.content_part(image, mime_type, detail)
         return await asyncio.to_thread(self.content_part, image, mime_type, detail)
 
+    def content_parts(self, images: list[ImageLike | bytes]) -> list[dict[str, Any] | ValueError]:
+        """:meth:`content_part` for several images; an image that cannot be decoded gives its ValueError in its
+        place (the caller says so in the message instead of failing it all)."""
+        def one(image: ImageLike | bytes) -> dict[str, Any] | ValueError:
+            try:
+                return self.content_part(image)
+            except ValueError as e:
+                return e
+
+        return [one(image) for image in images]
+
     async def content_parts_async(self, images: list[ImageLike | bytes]) -> list[dict[str, Any] | ValueError]:
-        """:meth:`content_part_async` for several images at once, concurrently; an image that cannot be decoded
-        gives its ValueError in its place (the caller says so in the message instead of failing it all)."""
+        """:meth:`content_parts` on an event loop: the images encoded concurrently (see :meth:`content_part_async`),
+        an undecodable one's ValueError in its place."""
         async def one(image: ImageLike | bytes) -> dict[str, Any] | ValueError:
             try:
                 return await self.content_part_async(image)

@@ -230,3 +230,6 @@ def test_several_parts_at_once_give_an_undecodable_image_its_error_in_place():
     parts = asyncio.run(ImageEncoder().content_parts_async([good, good[:40], other]))
     assert parts[0] == ImageEncoder().content_part(good) and parts[2] == ImageEncoder().content_part(other)
     assert isinstance(parts[1], ValueError) and "cannot decode image" in str(parts[1])
+    in_turn = ImageEncoder().content_parts([good, good[:40], other])   # the same, one after the other
+    assert in_turn[0] == parts[0] and in_turn[2] == parts[2]
+    assert isinstance(in_turn[1], ValueError) and "cannot decode image" in str(in_turn[1])

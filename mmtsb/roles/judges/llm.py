@@ -310,7 +310,7 @@ class LLMJudge(Judge):
     def build_messages(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
         """[system, user]: the evidence text, then each image after its ``[image_id=N]`` label."""
         plan = self.plan(evidence)
-        return self._messages(evidence, plan, [self._encoded(image) for _, _, image in plan.attached])
+        return self._messages(evidence, plan, self.client.image_parts([i for _, _, i in plan.attached]))
 
     async def build_messages_async(self, evidence: EpisodeEvidence) -> list[dict[str, Any]]:
         """:meth:`build_messages` on an event loop: the images are encoded concurrently, a large one in a worker
@@ -318,12 +318,6 @@ class LLMJudge(Judge):
         more each)."""
         plan = self.plan(evidence)
         return self._messages(evidence, plan, await self.client.image_parts_async([i for _, _, i in plan.attached]))
-
-    def _encoded(self, image: Any) -> dict[str, Any] | ValueError:
-        try:
-            return self.client.image_part(image)
-        except ValueError as e:
-            return e
 
     def _messages(self, evidence: EpisodeEvidence, plan: ImagePlan,
                   encoded: list[dict[str, Any] | ValueError]) -> list[dict[str, Any]]:
