@@ -279,12 +279,14 @@ def _stage_once(folder: Path, paths: list[str], base_url: str, route: str, n_ite
     t0 = time.time()
     run_stage(store, [(im.image_id, im.model_dump()) for im in images], associate_task, backend,
               concurrency=in_flight, actors=args.stage_actors, warmup=compact_catalog)
-    end = time.time()  # the stage's table is durable when run_stage returns
+    returned = time.time()
+    end = store.finished_at   # the moment the stage's table (every row) became durable
+    assert end is not None, "run_stage returned without writing the stage table"
     table = pq.read_table(store.path).to_pylist()
     first = min(r["item_started_at"] for r in table)
     ideal = max(int(r["calls"]) for r in table) * args.latency
     return {"items": len(table), "actors": actors, "ideal_s": ideal, "measured_s": end - first, "startup_s": first - t0,
-            "efficiency": ideal / (end - first), "efficiency_with_startup": ideal / (end - t0),
+            "return_s": returned - end, "efficiency": ideal / (end - first), "efficiency_with_startup": ideal / (end - t0),
             "passed": sum(bool(r["passed"]) for r in table)}
 
 

@@ -16,7 +16,7 @@ from pipelines.config import BackendKind, DesignVariant, GenerateConfig, SourceK
 from pipelines.items import Outline
 from pipelines.raystage import run_stage
 from pipelines.stages import s6_quality
-from pipelines.store import StageStore, write_atomic
+from pipelines.store import StageStore, rows_table, write_atomic
 
 __all__ = ["oracle_check_files", "oracle_episode_config", "run_quality", "write_scenario_files"]
 
@@ -140,7 +140,7 @@ def run_quality(cfg: GenerateConfig, run_dir: Path, backend: Any, rows5: list[di
                      "oracle_episode_id": v.get("oracle_episode_id", ""), "oracle_reason": v.get("oracle_reason", ""),
                      "solvable": v.get("solvable"), "final": sid in final, "reason": reason})
     path = run_dir / "stages" / "6_quality.parquet"
-    write_atomic(pa.Table.from_pylist(rows) if rows else pa.table({"scenario_id": pa.array([], pa.string())}), path)
+    write_atomic(rows_table(rows) if rows else pa.table({"scenario_id": pa.array([], pa.string())}), path)
     return rows, len(final)
 
 

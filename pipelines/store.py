@@ -10,6 +10,7 @@ file exists is complete and is not run again.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["StageStore", "write_atomic"]
+__all__ = ["StageStore", "rows_table", "write_atomic"]
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
@@ -27,8 +28,12 @@ def write_atomic(table: pa.Table, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _table(rows: list[dict[str, Any]]) -> pa.Table:
-    return pa.Table.from_pylist(rows)
+def rows_table(rows: list[dict[str, Any]]) -> pa.Table:
+    """``rows`` as a table with every column any of them has. (Arrow's ``from_pylist`` keeps only the columns of
+    the first row: a batch whose first item failed with a stage error, a row of four columns, lost the model,
+    token, cost and timing columns of every other row.)"""
+    columns = dict.fromkeys(key for row in rows for key in row)
+    return pa.table({key: [row.get(key) for row in rows] for key in columns})
 
 
 class StageStore:
@@ -40,6 +45,8 @@ class StageStore:
         self.parts_dir = stages_dir / f"{number}_{name}.parts"
         # the parts this store wrote, as written: the merge takes them from here rather than reading them back
         self._written: dict[Path, pa.Table] = {}
+        #: wall-clock time (``time.time()``) the stage file became durable in :meth:`finish` (None before)
+        self.finished_at: float | None = None
 
     @property
     def complete(self) -> bool:
@@ -76,15 +83,19 @@ class StageStore:
         while path.exists():
             k += 1
             path = self.parts_dir / f"part-{k:06d}.parquet"
-        table = _table(rows)
+        table = rows_table(rows)
         write_atomic(table, path)
         self._written[path] = table
 
-    def finish(self, order: list[str] | None = None) -> list[dict[str, Any]]:
-        """Merge the parts into the stage file (rows in ``order`` of their keys when given) and return the rows."""
+    def finish(self, order: list[str] | None = None, last: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Merge the parts into the stage file (rows in ``order`` of their keys when given) and return the rows.
+        ``last``: rows not yet written (a stage's final batch), merged without being written as a part first."""
         if self.complete:
             return self.rows()
         table = self._read()
+        if last:
+            table = rows_table(last) if table is None else pa.concat_tables([table, rows_table(last)],
+                                                                         promote_options="permissive")
         if table is None:
             table = pa.table({self.key: pa.array([], pa.string())})
         elif order is not None:
@@ -94,6 +105,7 @@ class StageStore:
             table = table.take(sorted(range(len(ranks)), key=ranks.__getitem__))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(table, self.path)
+        self.finished_at = time.time()
         for f in self._part_files():
             f.unlink()
         self._written.clear()

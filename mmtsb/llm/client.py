@@ -21,7 +21,7 @@ from mmtsb.llm.images import ImageEncoder, ImageLike
 from mmtsb.llm.ledger import UsageLedger
 from mmtsb.llm.limits import ProviderLimits
 from mmtsb.llm.parse import cost_of_lookup_ready, prices_itself, to_llm_response
-from mmtsb.llm.retry import retrying
+from mmtsb.llm.retry import call_with_retries, retry_controller
 from mmtsb.llm.runtime import lean_litellm_call, load_litellm, uses_litellm
 from mmtsb.llm.types import LLMResponse
 from mmtsb.protocol.model_settings import ModelSettings
@@ -90,15 +90,18 @@ class LLMClient:
             kwargs = self._request(messages, tools, tool_choice, params, secret)
             send = lambda: self._attempt(kwargs, secret)  # noqa: E731
         attempts = failed = 0
+
+        async def attempt() -> LLMResponse:
+            nonlocal attempts, failed
+            attempts += 1
+            try:
+                return await send()
+            except LLMError:
+                failed += 1
+                raise
+
         try:
-            async for attempt in retrying(self.config):
-                with attempt:
-                    attempts = attempt.retry_state.attempt_number
-                    try:
-                        response = await send()
-                    except LLMError:
-                        failed += 1
-                        raise
+            response = await call_with_retries(retry_controller(self.config), attempt)
         except LLMError as exc:
             raise exc.with_attempts(attempts) from None
         finally:

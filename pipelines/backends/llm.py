@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import functools
 import hashlib
 import json
 import threading
@@ -60,9 +61,30 @@ def _scrub_images(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=64)
+def _text_message_json(role: str, content: str) -> bytes:
+    """The canonical JSON of a plain text message, kept: a stage sends every item the same system prompt
+    (several KB), whose encoding was most of a prompt hash's cost."""
+    return canonical_json({"content": content, "role": role}).encode("utf-8")
+
+
+def _message_json(message: dict[str, Any]) -> bytes:
+    role, content = message.get("role"), message.get("content")
+    if len(message) == 2 and isinstance(role, str) and type(content) is str and not content.startswith("data:"):
+        return _text_message_json(role, content)
+    return canonical_json(_scrub_images(message)).encode("utf-8")
+
+
 def prompt_hash(messages: Messages) -> str:
-    """First 16 hex digits of the sha256 of the canonical JSON of ``messages``, images by their hash."""
-    return hashlib.sha256(canonical_json(_scrub_images(messages)).encode("utf-8")).hexdigest()[:16]
+    """First 16 hex digits of the sha256 of the canonical JSON of ``messages``, images by their hash. (The list's
+    JSON is ``[`` + its messages' JSON joined by ``,`` + ``]``, so it is hashed message by message.)"""
+    digest = hashlib.sha256(b"[")
+    for i, message in enumerate(messages):
+        if i:
+            digest.update(b",")
+        digest.update(_message_json(message))
+    digest.update(b"]")
+    return digest.hexdigest()[:16]
 
 
 def _structured(settings: ModelSettings, model: type[BaseModel]) -> ModelSettings:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,22 +70,23 @@ def retries(monkeypatch: pytest.MonkeyPatch) -> RetryLog:
     log = RetryLog()
 
     def recording(config: ModelSettings) -> Any:
-        controller = retry.retrying(config)
+        controller = retry.retry_controller(config)
         announce = controller.before_sleep
-
-        async def sleep(seconds: float) -> None:
-            log.waits.append(float(seconds))
-            await asyncio.sleep(0)
 
         def before_sleep(state: Any) -> None:
             log.failures.append(type(state.outcome.exception()))
             if announce is not None:
                 announce(state)
 
-        controller.sleep, controller.before_sleep = sleep, before_sleep
+        controller.before_sleep = before_sleep
         return controller
 
-    monkeypatch.setattr(client, "retrying", recording)
+    async def no_sleep(seconds: float) -> None:
+        log.waits.append(float(seconds))
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(client, "retry_controller", recording)
+    monkeypatch.setattr(client, "call_with_retries", functools.partial(retry.call_with_retries, sleep=no_sleep))
     return log
 
 

@@ -3,6 +3,8 @@ provider errors, images, per-flow prompts, pickling, the response cache and the 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import pickle
 from collections.abc import Iterator
@@ -363,6 +365,25 @@ def test_prompt_hash_ignores_image_encoding_but_not_content() -> None:
 
     a, b = msgs("data:image/png;base64,AAAA"), msgs("data:image/png;base64,AAAB")
     assert prompt_hash(a) == prompt_hash(msgs("data:image/png;base64,AAAA")) != prompt_hash(b)
+
+
+def test_prompt_hash_is_the_sha256_of_the_conversations_canonical_json() -> None:
+    # hashed message by message, with the text messages' JSON kept between calls: still exactly the digest of
+    # the whole conversation's canonical JSON, images by the sha256 of their bytes
+    from mmtsb.llm.cache import canonical_json
+
+    image = "data:image/png;base64," + base64.b64encode(b"pixels").decode()
+    image_hash = "sha256:" + hashlib.sha256(b"pixels").hexdigest()
+    convo = [{"role": "system", "content": 'Tools: é, 中, "quoted", \\ back\nslash \u2028 \x00'},
+             {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": image}}]},
+             {"role": "assistant", "content": None, "tool_calls": [{"id": "t1", "score": 0.5}]},
+             {"role": "user", "content": image},
+             {"role": "user", "content": "again", "name": "critic"}, {"role": "system", "content": ""}]
+    scrubbed = json.loads(json.dumps(convo).replace(json.dumps(image)[1:-1], image_hash))
+    expected = hashlib.sha256(canonical_json(scrubbed).encode("utf-8")).hexdigest()[:16]
+    assert prompt_hash(convo) == prompt_hash(json.loads(json.dumps(convo))) == expected
+    assert prompt_hash([]) == hashlib.sha256(b"[]").hexdigest()[:16]
+    assert prompt_hash(convo[:1]) != prompt_hash([{**convo[0], "content": convo[0]["content"] + " "}])
 
 
 def test_extract_json_variants() -> None:

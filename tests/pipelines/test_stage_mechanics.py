@@ -47,6 +47,27 @@ def test_the_merge_of_a_resumed_stage_equals_one_read_from_disk(tmp_path):
     assert not store.parts_dir.exists()
 
 
+def test_a_stages_last_batch_goes_straight_into_the_stage_file(tmp_path):
+    # the batch that completes a stage is merged with the parts without being written as a part itself
+    store = StageStore(tmp_path, 1, "associate", "image_id")
+    store.append([{"image_id": "a", "n": 1}])
+    assert store.finished_at is None
+    rows = store.finish(order=["c", "b", "a"], last=[{"image_id": "b", "n": 2}, {"image_id": "c", "n": 3, "x": "y"}])
+    assert [(r["image_id"], r["n"], r["x"]) for r in rows] == [("c", 3, "y"), ("b", 2, None), ("a", 1, None)]
+    assert StageStore(tmp_path, 1, "associate", "image_id").rows() == rows and not store.parts_dir.exists()
+    assert store.finished_at is not None and store.finished_at >= store.path.stat().st_mtime - 1
+    only_last = StageStore(tmp_path, 2, "cluster", "cluster_id")   # a stage whose one batch is its last
+    assert only_last.finish(last=[{"cluster_id": "c1"}]) == [{"cluster_id": "c1"}]
+    assert not only_last.parts_dir.exists()
+
+
+def test_a_part_keeps_the_columns_its_first_row_lacks(tmp_path):
+    store = StageStore(tmp_path, 5, "entities", "scenario_id")
+    store.append([{"scenario_id": "s1", "passed": False}, {"scenario_id": "s2", "passed": True, "attempts": 2}])
+    assert StageStore(tmp_path, 5, "entities", "scenario_id").rows() == [
+        {"scenario_id": "s1", "passed": False, "attempts": None}, {"scenario_id": "s2", "passed": True, "attempts": 2}]
+
+
 def test_a_half_written_part_is_never_read(tmp_path):
     store = StageStore(tmp_path, 2, "cluster", "cluster_id")
     store.append([{"cluster_id": "c1"}])
