@@ -20,7 +20,9 @@ Figures (each a function in ``FIGURES``; their dicts are merged into the JSON li
    and once more on ``--photo-items`` photo-sized JPEGs (``--photo-size``, direct route), where reading, decoding
    and shrinking each picture is part of the item's work. Same definition as the runner's end-to-end figure:
    ideal = the longest item's model calls x latency; measured = from the first item's work starting in the stage
-   actor to the last row durable in the stage's Parquet table (its merged file written). Each configuration runs
+   actor to the last row durable in the stage's Parquet table (``StageStore.finished_at``: the stage file written
+   and renamed into place; ``return_s``, from then until ``run_stage`` returns after Ray Data's end of stream, is
+   reported apart, as the runner's figure ends at its last row durable). Each configuration runs
    ``--repeat`` times; the median is the figure, min and max are printed beside it. The stage's start-up before
    the first item (Ray Data planning, the actor's start and its imports) is printed apart with the efficiency it
    would give if counted. Left out: starting Ray (with the system actors Ray Data starts for the first dataset of
@@ -48,7 +50,7 @@ default, as ``mmtsb generate`` does: one per CPU, each with at least 32 items in
 Last line (with ``--json``): {"clip_images_per_s", "clip_load_s", "clip_tiny_images_per_s", "clip_tiny_load_s",
 "clustering": [{"n", "faiss_s", "brute_s", "same_groups", "groups", "left_out"}], "clustering_growth_per_10x",
 "llm_stage_efficiency" (direct route, PNGs, the largest item count), "llm_stage": [{"route", "images", "items",
-"actors", "ideal_s", "measured_s", "startup_s", "efficiency", "efficiency_min", "efficiency_max", "efficiency_runs",
+"actors", "ideal_s", "measured_s", "startup_s", "return_s", "efficiency", "efficiency_min", "efficiency_max", "efficiency_runs",
 "efficiency_with_startup", "passed"}], "llm_stage_mixed": {"items", "concurrency", "actors", "latencies_s", "ideal_s",
 "measured_s", "efficiency", "efficiency_runs", "passed"}, "machine"}. Target: llm_stage efficiency >= 0.9.
 """
@@ -310,6 +312,7 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                 median = runs[[r["efficiency"] for r in runs].index(effs[len(effs) // 2])]
                 row = {"route": route, "images": kind, "items": median["items"], "actors": median["actors"],
                        "ideal_s": median["ideal_s"], "measured_s": round(median["measured_s"], 2), "startup_s": round(median["startup_s"], 2),
+                       "return_s": round(median["return_s"], 3),
                        "efficiency": round(median["efficiency"], 3),
                        "efficiency_min": round(effs[0], 3), "efficiency_max": round(effs[-1], 3),
                        "efficiency_runs": [round(r["efficiency"], 3) for r in runs],
@@ -320,7 +323,8 @@ def llm_stage_figure(args: argparse.Namespace) -> dict[str, Any]:
                       f"stage actor(s), {args.repeat} runs: "
                       f"efficiency {row['efficiency']} median, {row['efficiency_min']}-{row['efficiency_max']} (target "
                       f">= 0.9); median run: measured {row['measured_s']} s (first item started -> last row durable; "
-                      f"+{row['startup_s']} s stage start-up: {row['efficiency_with_startup']} counting it), ideal "
+                      f"+{row['startup_s']} s stage start-up: {row['efficiency_with_startup']} counting it; "
+                      f"run_stage returned {row['return_s']} s after the table was durable), ideal "
                       f"{row['ideal_s']} s; {row['passed']} verdicts accepted")
     direct = next((r["efficiency"] for r in rows_out
                    if r["route"] == "direct" and r["images"] == "png64" and r["items"] == max(args.llm_items)), None)
