@@ -126,7 +126,19 @@ def test_a_data_url_is_a_plain_string_to_consumers_with_a_short_repr():
     assert orjson.loads(orjson.dumps(part))["image_url"]["url"] == str(url)
     assert copy.deepcopy(part)["image_url"]["url"] is url and copy.copy(url) is url
     again = pickle.loads(pickle.dumps(url))
-    assert again == url and type(again) is DataURL
+    assert again == url and type(again) is DataURL and again.content_sha256 == url.content_sha256
+
+
+def test_a_data_url_knows_the_sha256_of_the_bytes_it_carries() -> None:
+    # passed through as they are, or shrunk and re-encoded: the digest is that of the URL's decoded payload
+    import hashlib
+
+    encoder = ImageEncoder(max_side=32)
+    for image in (_image_bytes((16, 16), "PNG"), _image_bytes((64, 48), "JPEG")):
+        url = encoder.data_url(image)
+        payload = base64.b64decode(url.split(";base64,", 1)[1])
+        assert url.content_sha256 == hashlib.sha256(payload).hexdigest()
+    assert encoder.data_url(image).content_sha256 == url.content_sha256   # from the encoder's LRU
 
 
 def _photo_jpeg(size: tuple[int, int], seed: int = 0) -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import pickle
 from collections.abc import Iterator
@@ -384,6 +385,14 @@ def test_prompt_hash_is_the_sha256_of_the_conversations_canonical_json() -> None
     assert prompt_hash(convo) == prompt_hash(json.loads(json.dumps(convo))) == expected
     assert prompt_hash([]) == hashlib.sha256(b"[]").hexdigest()[:16]
     assert prompt_hash(convo[:1]) != prompt_hash([{**convo[0], "content": convo[0]["content"] + " "}])
+    # an encoder's DataURL names its image by the digest it carries, which is the same
+    from mmtsb.llm.images import ImageEncoder
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), "teal").save(buffer, format="PNG")
+    url = ImageEncoder().data_url(buffer.getvalue())
+    assert url.content_sha256 and prompt_hash([{"role": "user", "content": url}]) == prompt_hash(
+        [{"role": "user", "content": str(url)}])
 
 
 def test_extract_json_variants() -> None:
