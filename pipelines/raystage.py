@@ -9,7 +9,8 @@ all the items in flight, run one after another, made every batch wait for its sl
 flight, one in ten answered in 8 s and the others in 1-2 s, took 40.5 s; now 16.3 s, where an ideal scheduler
 keeping 64 in flight in the same order needs 16.0 s.) A stage has one actor per CPU of the Ray cluster unless told
 otherwise, each with at least :data:`ITEMS_PER_AUTO_ACTOR` of its items in flight. The driver consumes the output
-stream and writes every batch as a durable part as soon as it arrives (see :mod:`pipelines.store`): a killed
+stream and writes every batch as a durable part as soon as it arrives (see :mod:`pipelines.store`; the batch
+that completes the stage goes straight into the stage's table instead): a killed
 run loses at most the batches in flight (up to ``BATCHES_PER_ACTOR`` an actor; the pipeline's response cache
 already holds the answers their finished items got, so redoing them costs no model call), and the rerun skips
 what is written.

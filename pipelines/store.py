@@ -3,7 +3,8 @@
 While a stage runs, every finished batch of rows is written at once as its own part file
 (``stages/<n>_<name>.parts/part-<k>.parquet``, written to a temporary name and renamed, so a part is either
 whole or absent, even after ``kill -9``). A rerun skips the items whose ids are in the parts. When the stage
-ends, the parts are merged into the stage's one Parquet file (again atomically) and removed; a stage whose
+ends, the parts (and its last batch, which needs no part of its own) are merged into the stage's one Parquet file
+(again atomically) and removed; a stage whose
 file exists is complete and is not run again.
 """
 
