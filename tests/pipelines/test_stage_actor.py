@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from mmtsb.gc_tuning import WORKER_GC_THRESHOLD
-from pipelines.raystage import auto_actors, run_stage
+from pipelines.raystage import auto_actors, item_blocks, run_stage
 from pipelines.store import StageStore
 
 
@@ -120,3 +120,32 @@ def test_by_default_a_stage_has_an_actor_per_cpu_each_with_at_least_32_items_in_
                          concurrency=concurrency)
         assert [r["key"] for r in rows] == [k for k, _ in items]
         assert len({r["pid"] for r in rows}) == pids
+
+
+def test_items_that_do_not_split_evenly_still_run_all_at_once(tmp_path, ray_local):
+    # 7 items, 9 in flight over 3 actors (3 each): blocks of 3, 3 and 1, each one batch of an actor. Split evenly
+    # (3, 2 and 2) the two short blocks were bundled into one task that ran a batch of 3 and then a batch of 1,
+    # so one item started only after the others had ended
+    async def sleep_a_second(backend: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        import asyncio
+        import time
+
+        start = time.time()
+        await asyncio.sleep(1.0)
+        return {"key": payload["key"], "pid": os.getpid(), "start": start, "end": time.time()}
+
+    items = [(f"k{i}", {"key": f"k{i}"}) for i in range(7)]
+    rows = run_stage(StageStore(tmp_path, 1, "uneven", "key"), items, sleep_a_second, backend=None, concurrency=9,
+                     actors=3)
+    assert [r["key"] for r in rows] == [k for k, _ in items]
+    assert max(r["start"] for r in rows) < min(r["end"] for r in rows), rows
+    assert len({r["pid"] for r in rows}) == 3
+
+
+def test_item_blocks_hold_one_batch_each():
+    items = [(f"k{i}", {"n": i}) for i in range(256)]
+    blocks = item_blocks(items, 86)
+    assert [b.num_rows for b in blocks] == [86, 86, 84]
+    assert [k for b in blocks for k in b.column("key").to_pylist()] == [k for k, _ in items]
+    assert blocks[2].column("payload")[0].as_py() == '{"n": 172}'
+    assert item_blocks([], 4) == []
