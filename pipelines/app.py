@@ -24,6 +24,7 @@ from mmtsb.config.app import protected_job, serving, unwritable_output_dir  # no
 from mmtsb.config.secrets import override_secrets, scrub_text, scrubbed_log_records  # noqa: E402
 from mmtsb.config.paths import ConfNotFoundError, conf_dir  # noqa: E402
 from pipelines.config import GenerateConfig, register_generate_configs  # noqa: E402
+from pipelines.source import SourceError  # noqa: E402
 
 PROG = "mmtsb generate"
 EXIT_CONFIG_ERROR = 2
@@ -52,15 +53,25 @@ RESUMABLE_KEYS = frozenset({"progress", "logging", "serve", "ray", "concurrency"
                              "response_cache_dir"})
 
 
+def holds_work(run_dir: Path) -> bool:
+    """Whether a run folder holds anything a run made (a stage's rows or parts, drawn source images, scenarios):
+    a run that failed before making any (a source path that does not exist) leaves only its settings record."""
+    stages = run_dir / "stages"
+    if stages.is_dir() and any(p.name != "config.json" for p in stages.iterdir()):
+        return True
+    return any((run_dir / sub).is_dir() and any((run_dir / sub).iterdir()) for sub in ("source", "scenarios"))
+
+
 def check_same_run(run_dir: Path, resolved: dict[str, Any]) -> None:
     """Record what a run folder generates (``stages/config.json``) and refuse to resume it with other settings:
-    its stage tables would mix two configs. Raises ValueError naming the keys that differ."""
+    its stage tables would mix two configs. Raises ValueError naming the keys that differ. A folder whose
+    earlier run made nothing (see :func:`holds_work`) takes the new settings."""
     wanted = {k: v for k, v in resolved.items() if k not in RESUMABLE_KEYS and k != "hydra"}
     record = run_dir / "stages" / "config.json"
     if record.is_file():
         held = json.loads(record.read_text(encoding="utf-8"))
         changed = sorted(k for k in set(held) | set(wanted) if held.get(k) != wanted.get(k))
-        if changed:
+        if changed and holds_work(run_dir):
             raise ValueError(f"{run_dir} holds a generation run with other settings ({', '.join(changed)} differ): "
                              f"resume it with the same settings, or choose a new hydra.run.dir")
         return
@@ -105,8 +116,12 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
                 if settings.source.kind.value == "design" else f"n_scenarios={settings.n_scenarios}")
         print(f"{PROG}: backend={settings.backend.value}, source={settings.source.kind.value}, {size}, "
               f"seed={settings.seed} -> {run_dir}", flush=True)
-        with serving(cfg, run_dir):
-            summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
+        try:
+            with serving(cfg, run_dir):
+                summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
+        except SourceError as e:   # names the folder, file or line; what earlier stages finished stays
+            print(f"{PROG}: source error: {e}", file=sys.stderr)
+            sys.exit(EXIT_CONFIG_ERROR)
         if settings.logging.wandb:
             from pipelines.wandb_log import log_generation
 

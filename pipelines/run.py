@@ -269,10 +269,10 @@ def generate(cfg: GenerateConfig, run_dir: Path, *, cwd: Path | None = None) -> 
     cache_dir = Path(cfg.response_cache_dir) if cfg.response_cache_dir else run_dir / "cache"
     timings: dict[str, float] = {}
     funnel: list[dict[str, Any]] = []
+    images = load_source(cfg, run_dir, cwd)   # a source that cannot be read fails before Ray starts
     started_ray = _init_ray(cfg)
     try:
         backend = make_backend(cfg, cache_dir)
-        images = load_source(cfg, run_dir, cwd)
         by_id = {im.image_id: im for im in images}
         with _Progress(cfg.progress) as progress:
             # 1 -- image-tool association

@@ -38,7 +38,7 @@ from pipelines.items import (
     ARRIVALS, CRITERIA, FLOWS, Critique, EntitySet, ImageVerdict, Outline, ScenarioDraft, SourceImage, Viability,
 )
 
-__all__ = ["STAGES", "LLMBackend", "prompt_hash"]
+__all__ = ["STAGES", "LLMBackend", "UnreadableImage", "prompt_hash"]
 
 #: the stages a model must be configured for (``generate.models.<stage>``)
 STAGES = ("associate", "viability", "expand", "entities", "critique")
@@ -107,6 +107,22 @@ def _refusal_of(response: LLMResponse) -> str | None:
     if response.finish_reason == "content_filter" and not (response.text or "").strip():
         return "the provider stopped the reply (content filter)"
     return None
+
+
+class UnreadableImage(ValueError):
+    """An image file that cannot be read or decoded; its message is the item's rejection reason, naming the file."""
+
+
+def _rejects_unreadable_images(question: Any) -> Any:
+    """A stage question whose image cannot be read answers with a rejection naming the file (the funnel counts
+    it under ``unreadable_image``) instead of failing as a stage error."""
+    @functools.wraps(question)
+    async def asked(self: LLMBackend, *args: Any, **kwargs: Any) -> Generated[Any]:
+        try:
+            return await question(self, *args, **kwargs)
+        except UnreadableImage as e:
+            return Generated(None, rejection=str(e))
+    return asked
 
 
 class LLMBackend:
@@ -193,7 +209,11 @@ class LLMBackend:
         """The image's content part; a large file is read and encoded off the event loop (see ImageEncoder)."""
         self._shared()
         assert self._images is not None
-        return await self._images.content_part_async(Path(image.path))
+        try:
+            return await self._images.content_part_async(Path(image.path))
+        except (OSError, ValueError) as e:   # one reason segment after the kind: the funnel buckets by the kind
+            detail = str(e).replace(": ", "; ")
+            raise UnreadableImage(f"unreadable_image: {image.path} ({detail})") from None
 
     # ------------------------------------------------------------------ the call and repair loop
     async def _ask(self, stage: str, messages: Messages, output: type[M], checked: type[BaseModel] | None = None,
@@ -277,6 +297,7 @@ class LLMBackend:
                 f"{', '.join(outline.required_tools) or '-'}")
 
     # ------------------------------------------------------------------ the five questions
+    @_rejects_unreadable_images
     async def associate(self, image: SourceImage, catalog: str) -> Generated[ImageVerdict]:
         """Stage 1: the image with the catalog -> ImageVerdict."""
         values = {"catalog": catalog, "schema": prompts.compact_schema(ImageVerdict),
@@ -285,6 +306,7 @@ class LLMBackend:
         user = await self._user(prompts.section("associate", "user"), values, [("The image:", image)])
         return await self._ask("associate", self._messages(system, user), ImageVerdict)
 
+    @_rejects_unreadable_images
     async def viability(self, ctx: GroupContext) -> Generated[Viability]:
         """Stage 2: the group's images and stage-1 notes -> a 0..3 score per flow and arrival."""
         values = {"flows": ", ".join(FLOWS), "arrivals": ", ".join(ARRIVALS), "domain": ctx.group.domain,
@@ -306,6 +328,7 @@ class LLMBackend:
             values[f"{kind}_rules"] = prompts.render(prompts.section("expand", f"{kind}: {name}"), values)
         return prompts.render(prompts.section("expand", "system"), values), values
 
+    @_rejects_unreadable_images
     async def expand(self, outline: Outline, ctx: GroupContext) -> Generated[ScenarioDraft]:
         """Stage 4: the outline (flow-, challenge- and arrival-specific prompt) -> ScenarioDraft."""
         system, values = self._expand_prompt(outline)
@@ -313,6 +336,7 @@ class LLMBackend:
         context = {"n_rounds": outline.n_rounds, "n_images": len(outline.image_ids), "arrival": outline.arrival}
         return await self._ask("expand", self._messages(system, user), ScenarioDraft, CheckedDraft, context)
 
+    @_rejects_unreadable_images
     async def entities(self, outline: Outline, draft: ScenarioDraft, ctx: GroupContext,
                        errors: list[str]) -> Generated[EntitySet]:
         """Stage 5: draft -> initial rows, expected entity-diff specs, reference solution; ``errors`` (the
@@ -336,6 +360,7 @@ class LLMBackend:
         return await self._ask("entities", self._messages(system, user), EntitySet, CheckedEntitySet,
                                {"n_rounds": len(draft.rounds)})
 
+    @_rejects_unreadable_images
     async def critique(self, outline: Outline, scenario: dict[str, Any], ctx: GroupContext) -> Generated[Critique]:
         """Stage 6: the images and the assembled scenario file -> a verdict on each of the seven criteria."""
         values = {"criteria": ", ".join(CRITERIA), "schema": prompts.compact_schema(Critique),

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from PIL import Image
 import pytest
 
 from mmtsb.config.paths import find_project_root
@@ -149,6 +150,20 @@ def test_an_impossible_run_folder_is_one_line(tmp_path):
     (tmp_path / "file").write_text("x")
     proc = mmtsb("generate", f"hydra.run.dir={tmp_path / 'file' / 'run'}", timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "is not a folder" in proc.stderr
+
+
+def test_a_source_that_cannot_be_read_is_one_line_and_the_folder_stays_usable(tmp_path):
+    run = tmp_path / "run"
+    missing = mmtsb("generate", "source.kind=folder", f"source.path={tmp_path / 'nowhere'}",
+                    f"hydra.run.dir={run}", timeout=120)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr, missing.stderr[-2000:]
+    assert f"source error: source.path: {tmp_path / 'nowhere'} is not a folder" in missing.stderr
+    manifest = tmp_path / "m.jsonl"
+    manifest.write_text('{"image_paths": ["a.png"], "meta_data": {}}\n{not json\n', encoding="utf-8")
+    Image.new("RGB", (8, 8)).save(tmp_path / "a.png")
+    broken = mmtsb("generate", "source.kind=manifest", f"source.path={manifest}", f"hydra.run.dir={run}",
+                   timeout=120)   # other settings than the failed start: allowed, that start made nothing
+    assert broken.returncode == 2 and f"source error: {manifest}:2: not JSON" in broken.stderr, broken.stderr[-2000:]
 
 
 def test_a_typo_fails_before_anything_runs(tmp_path):

@@ -1,7 +1,7 @@
 """``mmtsb generate backend=llm`` through the real command against the fake OpenAI server on 127.0.0.1: every
 model-backed stage asks the server (a responder answering each stage's prompt with structured JSON, the first
 stage-1 reply malformed so the repair loop runs inside the pipeline), and the pipeline turns three images into
-one validated, gold-checked, oracle-solved scenario with tokens, prompt hashes and call counts in its tables."""
+one validated, gold-checked, oracle-solved scenario (a fourth file, not an image, is rejected naming it) with tokens, prompt hashes and call counts in its tables."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def test_llm_backend_runs_every_stage_through_the_model(tmp_path):
         draw.text((10, 10), f"{vendor} receipt #{i}", fill="black")
         draw.text((10, 150), f"TOTAL ${total}", fill="black")
         im.save(images / f"receipt_{i}.png")
+    (images / "torn.png").write_text("not an image")   # rejected at stage 1, naming the file; the run goes on
     responder = Responder()
     with FakeLLMServer(responder=responder, usage={"prompt_tokens": 100, "completion_tokens": 20}) as server:
         per_stage = [f"models.{s}.{k}={v}" for s in ("associate", "viability", "expand", "entities", "critique")
@@ -100,6 +101,9 @@ def test_llm_backend_runs_every_stage_through_the_model(tmp_path):
     (scenario,) = sorted((run / "scenarios").glob("*.json"))
     assert validate_file(scenario, full_registry()).ok and gold_check_file(scenario)["passed"]
     stage1 = pq.read_table(run / "stages" / "1_associate.parquet").to_pylist()
+    (torn,) = [r for r in stage1 if r["path"].endswith("torn.png")]
+    assert not torn["passed"] and torn["reason"].startswith(f"unreadable_image: {images / 'torn.png'} (")
+    stage1.remove(torn)
     assert all(r["passed"] and r["model"] == "openai/fake-model" and len(r["prompt_hash"]) == 16 for r in stage1)
     assert sorted(r["calls"] for r in stage1) == [1, 1, 2]  # the malformed reply was repaired at the call
     repaired = next(r for r in stage1 if r["calls"] == 2)
@@ -107,6 +111,7 @@ def test_llm_backend_runs_every_stage_through_the_model(tmp_path):
     assert sum(r["prompt_tokens"] for r in stage1) == 400
     funnel = json.loads((run / "funnel.json").read_text())
     assert funnel["final"] == 1 and funnel["tokens"]["prompt"] >= 800  # every stage's calls are counted
+    assert funnel["stages"][0]["in"] == 4 and funnel["stages"][0]["rejected"] == {"unreadable_image": 1}
     quality = pq.read_table(run / "stages" / "6_quality.parquet").to_pylist()
     assert quality[0]["critic_passed"] and quality[0]["oracle_f1"] == 1.0 and quality[0]["final"]
     assert "sk-" not in (run / "config.yaml").read_text()

@@ -26,6 +26,7 @@ from pipelines.items import (
     ARRIVALS, CRITERIA, FLOWS, Critique, EntitySet, Group, ImageVerdict, Outline, ScenarioDraft, SourceImage,
     Viability,
 )
+from pipelines.run import rejection_kind
 
 # ------------------------------------------------------------------------------------------ fixtures
 VERDICT = {"actionable": True, "needs_visual_extraction": True, "needs_tool_call": True, "domains": ["simple_note"],
@@ -253,6 +254,18 @@ def test_image_is_sent_as_an_image_part(server: FakeLLMServer, ctx: GroupContext
     assert system["role"] == "system" and "BOTH" in system["content"] and "simple_note_create_note" in system["content"]
     parts = [p for p in user["content"] if p["type"] == "image_url"]
     assert len(parts) == 1 and parts[0]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+@pytest.mark.parametrize("stage", ["associate", "critique"])
+def test_an_unreadable_image_is_a_rejection_naming_the_file(server: FakeLLMServer, ctx: GroupContext,
+                                                             stage: str) -> None:
+    Path(ctx.images[0].path).write_text("not an image")
+    got = ask(backend(server), stage, ctx)
+    assert not got.ok and server.request_count == 0 and not got.calls
+    assert got.rejection.startswith(f"unreadable_image: {ctx.images[0].path} (cannot decode image")
+    assert rejection_kind(got.rejection) == "unreadable_image"
+    Path(ctx.images[0].path).unlink()
+    assert ask(backend(server), stage, ctx).rejection.startswith(f"unreadable_image: {ctx.images[0].path} (")
 
 
 def test_a_photo_and_a_small_image_of_one_question_are_both_sent_encoded(server: FakeLLMServer, ctx: GroupContext,
