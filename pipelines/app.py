@@ -119,7 +119,7 @@ def run_job(cfg: DictConfig) -> dict[str, Any]:
         try:
             with serving(cfg, run_dir):
                 summary = generate(settings, run_dir, cwd=Path(hc.runtime.cwd))
-        except SourceError as e:   # names the folder, file or line; what earlier stages finished stays
+        except SourceError as e:   # names the folder, file or line; raised before Ray starts or any stage runs
             print(f"{PROG}: source error: {e}", file=sys.stderr)
             sys.exit(EXIT_CONFIG_ERROR)
         if settings.logging.wandb:

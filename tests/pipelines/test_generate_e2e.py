@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from PIL import Image
 import pytest
+from PIL import Image
 
 from mmtsb.config.paths import find_project_root
 from mmtsb.scenarios.validate import gold_check_file, validate_file

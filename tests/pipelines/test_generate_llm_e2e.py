@@ -1,7 +1,8 @@
 """``mmtsb generate backend=llm`` through the real command against the fake OpenAI server on 127.0.0.1: every
 model-backed stage asks the server (a responder answering each stage's prompt with structured JSON, the first
 stage-1 reply malformed so the repair loop runs inside the pipeline), and the pipeline turns three images into
-one validated, gold-checked, oracle-solved scenario (a fourth file, not an image, is rejected naming it) with tokens, prompt hashes and call counts in its tables."""
+one validated, gold-checked, oracle-solved scenario with tokens, prompt hashes and call counts in its tables; a
+fourth file, not an image, is rejected at stage 1 naming it."""
 
 from __future__ import annotations
 
